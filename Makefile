@@ -1,0 +1,60 @@
+# ftrace-ext: a patch series for Linux 6.1 LTS, with the harness that
+# builds, boots and tests it. See README.md.
+#
+#   make run      build the patched kernel, boot it in QEMU, run the demo
+#   make test     build, boot, run every test; ends with "N passed, N failed"
+#   make bench    boot a kernel built for measuring and print the benchmarks
+#   make shell    boot the test kernel to an interactive shell
+#   make tree     build/linux: base commit (tag "base") + the series
+#   make series   regenerate patches/ from build/linux base..HEAD
+#   make check-bisect   build every prefix of the series
+#   make check-series   apply + checkpatch the series (host only)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+S := scripts
+
+.PHONY: all help deps tree build run shell test bench series check-series check-bisect clean distclean
+
+all: help
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# *//'
+
+deps:
+	@$(S)/deps.sh
+
+tree: deps
+	@$(S)/prepare-tree.sh
+
+build: tree
+	@$(S)/build-kernel.sh test
+	@$(S)/mkinitramfs.sh test
+
+test:
+	@$(S)/make-test.sh
+
+run: build
+	@$(S)/qemu-run.sh test demo $${TIMEOUT:-900}
+
+shell: build
+	@$(S)/qemu-run.sh test shell 0
+
+bench:
+	@$(S)/make-bench.sh
+
+series:
+	@$(S)/make-series.sh
+
+check-series: tree
+	@tests/check-series.sh | tee build/logs/host-series.txt
+	@$(S)/parse-results.py --tree build/linux --host build/logs/host-series.txt
+
+check-bisect: tree
+	@tests/check-bisect.sh
+
+clean:
+	rm -rf build/obj-* build/initramfs-* build/logs
+
+distclean:
+	rm -rf build

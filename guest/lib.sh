@@ -1,0 +1,55 @@
+# shellcheck shell=sh
+# Helpers for guest test scripts. Results go to the console (for people)
+# and to /dev/ttyS1, the results channel the host parses (nothing else
+# writes there, so kernel messages never garble a result line).
+
+TRACEFS=/sys/kernel/tracing
+RESULTS=/dev/ttyS1
+[ -c "$RESULTS" ] || RESULTS=/dev/null
+
+# emit LINE: copy a line to the results channel.
+emit() {
+	echo "$*" >>"$RESULTS"
+}
+
+# result SUITE NAME PASS|FAIL|SKIP [DETAIL...]
+result() {
+	_suite=$1 _name=$2 _status=$3
+	shift 3
+	echo "FTX-RESULT $_suite $_name $_status $*"
+	emit "FTX-RESULT $_suite $_name $_status $*"
+}
+
+# check SUITE NAME DETAIL -- CMD...: PASS if CMD succeeds.
+check() {
+	_suite=$1 _name=$2 _detail=$3
+	shift 4
+	if "$@"; then
+		result "$_suite" "$_name" PASS
+	else
+		result "$_suite" "$_name" FAIL "$_detail"
+	fi
+}
+
+# wait_for SECONDS CMD...: retry CMD every 0.2 s until it succeeds.
+wait_for() {
+	_n=$(($1 * 5))
+	shift
+	while [ $_n -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.2
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# Monotonic seconds, for timing sections.
+secs() {
+	cut -d. -f1 /proc/uptime
+}
+
+# section NAME: mark the start of a block in the console.
+section() {
+	echo
+	echo "======== $* ========"
+}

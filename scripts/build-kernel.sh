@@ -1,0 +1,89 @@
+#!/bin/bash
+# Build the kernel in build/linux out of tree, into build/obj-<flavour>.
+#   scripts/build-kernel.sh test|debug|bench
+# The config is tinyconfig plus configs/base.config plus, for debug and
+# bench, configs/<flavour>.config. Every option the fragments ask for must
+# end up in the final .config; an option that kconfig silently drops (unmet
+# dependency) is an error.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:-test}
+OBJ=$BUILD/obj-$flavour
+frags=("$TOP/configs/base.config")
+case $flavour in
+test) ;;
+debug | bench) frags+=("$TOP/configs/$flavour.config") ;;
+*) die "unknown flavour '$flavour' (test, debug or bench)" ;;
+esac
+
+[ -d "$TREE/.git" ] || die "build/linux missing: run make tree"
+start=$(now)
+mkdir -p "$OBJ"
+
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Objects differ only by path between flavours and runs: let ccache hash
+# relative paths so that build/obj-* and fresh clones share hits.
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_NOHASHDIR=1
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+CC="ccache gcc"
+command -v ccache >/dev/null || CC=gcc
+
+kmake() {
+	make -C "$TREE" O="$OBJ" CC="$CC" HOSTCC="$CC" -j"$(nproc_build)" "$@"
+}
+
+# --- config: only regenerate when a fragment changed or the tree moved
+cfgsum=$(cat "${frags[@]}" "$TREE/.git/ftrace-ext-stamp" 2>/dev/null | sha256sum | cut -d' ' -f1)
+if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.frags" 2>/dev/null)" != "$cfgsum" ]; then
+	info "configuring $flavour: tinyconfig + ${frags[*]##*/}"
+	kmake -s tinyconfig >"$LOGDIR/config-$flavour.log" 2>&1
+	(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "${frags[@]}") \
+		>>"$LOGDIR/config-$flavour.log" 2>&1
+	kmake -s olddefconfig >>"$LOGDIR/config-$flavour.log" 2>&1
+	# Check that every requested option survived.
+	bad=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			opt=${line%%=*}
+			if ! grep -qx -- "$line" "$OBJ/.config"; then
+				got=$(grep -E "^($opt=|# $opt is not set)" "$OBJ/.config" || echo "absent")
+				echo "config: asked for $line, got: $got" >&2
+				bad=1
+			fi
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			if grep -q "^$opt=" "$OBJ/.config"; then
+				echo "config: asked for $opt off, got: $(grep "^$opt=" "$OBJ/.config")" >&2
+				bad=1
+			fi
+			;;
+		esac
+	done < <(cat "${frags[@]}")
+	[ $bad -eq 0 ] || die "kernel config: options above were dropped by kconfig (unmet dependencies?); see $LOGDIR/config-$flavour.log"
+	echo "$cfgsum" >"$OBJ/.config.frags"
+fi
+
+# --- build
+info "building $flavour kernel ($(make -s -C "$TREE" kernelversion), $(nproc_build) jobs, CC='$CC')"
+if ! kmake bzImage modules >"$LOGDIR/build-$flavour.log" 2>&1; then
+	echo "--- compiler errors (from $LOGDIR/build-$flavour.log) ---" >&2
+	grep -E -A5 '(error|Error)[: ]' "$LOGDIR/build-$flavour.log" | head -60 >&2 || true
+	echo "--- last lines ---" >&2
+	tail -15 "$LOGDIR/build-$flavour.log" >&2
+	die "kernel build ($flavour) failed"
+fi
+if grep -E ': warning: ' "$LOGDIR/build-$flavour.log" >"$LOGDIR/build-$flavour.warnings"; then
+	info "compiler warnings: $(wc -l <"$LOGDIR/build-$flavour.warnings") (see $LOGDIR/build-$flavour.warnings)"
+fi
+
+rm -rf "$OBJ/modroot"
+kmake -s INSTALL_MOD_PATH="$OBJ/modroot" INSTALL_MOD_STRIP=1 modules_install \
+	>>"$LOGDIR/build-$flavour.log" 2>&1 || die "modules_install failed (see $LOGDIR/build-$flavour.log)"
+command -v ccache >/dev/null && ccache -s 2>/dev/null | grep -E 'Hits|Misses' | head -2 | sed 's/^/    ccache /' || true
+phase_done "build-$flavour" "$start"

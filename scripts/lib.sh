@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# Common helpers for the host-side scripts. Source it; do not run it.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+TREE=$BUILD/linux
+LOGDIR=$BUILD/logs
+BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+BASE_PKG=linux-source-6.1
+
+mkdir -p "$LOGDIR"
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+info() {
+	echo "==> $*"
+}
+
+# Seconds since the epoch, for phase timing.
+now() {
+	date +%s
+}
+
+# phase_done NAME START: print and record how long a phase took.
+phase_done() {
+	local name=$1 start=$2 secs
+	secs=$(($(now) - start))
+	printf '==> phase %-14s %4ds (%dm%02ds)\n' "$name" "$secs" $((secs / 60)) $((secs % 60))
+	printf '%s %d\n' "$name" "$secs" >>"$LOGDIR/phases"
+}
+
+# The installed base package version, e.g. 6.1.192-2.
+base_pkg_version() {
+	dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null || true
+}
+
+# Hash of the series as it is in patches/ (order and contents).
+series_hash() {
+	(
+		cd "$TOP/patches"
+		cat series 2>/dev/null || true
+		grep -v '^\s*#' series 2>/dev/null | grep -v '^\s*$' | while read -r p; do
+			cat "$p"
+		done
+	) | sha256sum | cut -d' ' -f1
+}
+
+# Patches listed in patches/series, in order.
+series_patches() {
+	[ -f "$TOP/patches/series" ] || return 0
+	grep -v '^\s*#' "$TOP/patches/series" | grep -v '^\s*$' || true
+}
+
+nproc_build() {
+	nproc
+}

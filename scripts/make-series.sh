@@ -1,0 +1,29 @@
+#!/bin/bash
+# Regenerate patches/ from build/linux base..HEAD: one file per commit,
+# git format-patch with stable names and no churn (zero commit ids, no
+# numbering in subjects, no signature), and patches/series in order.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$TREE/.git" ] || die "build/linux missing: run make tree"
+if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+	git -C "$TREE" status --short --untracked-files=no | head >&2
+	die "build/linux has uncommitted changes: commit (or stash) them first"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
+	-o "$tmp" base..HEAD
+
+rm -f "$TOP"/patches/*.patch
+: >"$TOP/patches/series"
+for f in "$tmp"/*.patch; do
+	[ -e "$f" ] || continue
+	cp "$f" "$TOP/patches/"
+	basename "$f" >>"$TOP/patches/series"
+done
+n=$(wc -l <"$TOP/patches/series")
+printf '%s %s\n' "$(git -C "$TREE" rev-parse HEAD)" "$(series_hash)" >"$TREE/.git/ftrace-ext-stamp"
+info "patches/: $n patches from base..HEAD"
+git -C "$TOP" status --short -- patches/ || true

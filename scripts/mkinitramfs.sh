@@ -1,0 +1,112 @@
+#!/bin/bash
+# Build the guest's initramfs for one kernel flavour:
+#   scripts/mkinitramfs.sh test|debug|bench
+# It holds busybox, the host's dash/bash/trace-cmd/kmod/ping/chrt/perl
+# with their libraries, the modules built for that flavour, the ftrace
+# kselftests of the patched tree and the guest/ scripts.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:-test}
+OBJ=$BUILD/obj-$flavour
+OUT=$BUILD/initramfs-$flavour.cpio
+ROOT=$BUILD/initramfs-$flavour.d
+start=$(now)
+
+[ -f "$OBJ/arch/x86/boot/bzImage" ] || die "no kernel in $OBJ: run the build first"
+kver=$(cat "$OBJ/include/config/kernel.release")
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,proc,sys,dev,tmp,run,root,var,opt,mnt}
+ln -s usr/bin "$ROOT/bin"
+ln -s usr/sbin "$ROOT/sbin"
+ln -s usr/lib "$ROOT/lib"
+ln -s usr/lib64 "$ROOT/lib64"
+chmod 1777 "$ROOT/tmp"
+
+# copy_file SRC: copy a host file to the same path, following symlinks.
+copy_file() {
+	local src=$1 dst
+	dst=$ROOT$(realpath -s "$src")
+	[ -e "$dst" ] && return 0
+	mkdir -p "$(dirname "$dst")"
+	cp -L "$src" "$dst"
+}
+
+# copy_bin PATH...: a host binary and every shared library it loads.
+copy_bin() {
+	local b lib
+	for b in "$@"; do
+		[ -e "$b" ] || die "host file $b missing (make deps)"
+		copy_file "$b"
+		for lib in $(ldd "$b" 2>/dev/null | grep -oE '/[^ ]+' || true); do
+			copy_file "$lib"
+		done
+	done
+}
+
+# --- busybox first, so real programs copied below replace its applets
+cp /bin/busybox "$ROOT/usr/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ -e "$ROOT/usr/bin/$a" ] || ln -s busybox "$ROOT/usr/bin/$a"
+done
+
+# --- real programs (tests compare comm== "ping", chrt sets RT policies...)
+for b in dash bash trace-cmd kmod chrt taskset nice ping strace perl; do
+	rm -f "$ROOT/usr/bin/$b"
+	copy_bin "/usr/bin/$b"
+done
+ln -sf dash "$ROOT/usr/bin/sh"
+for m in modprobe insmod rmmod lsmod depmod modinfo; do
+	rm -f "$ROOT/usr/bin/$m" "$ROOT/usr/sbin/$m"
+	ln -s ../bin/kmod "$ROOT/usr/sbin/$m"
+done
+# trace-cmd loads its event plugins with dlopen
+plugdir=/usr/lib/x86_64-linux-gnu/traceevent/plugins
+for p in "$plugdir"/*.so; do copy_bin "$p"; done
+
+# checkbashisms (perl) for upstream's selftest/bashisms.tc: copy exactly
+# the perl modules it opens when run on a test script.
+rm -f "$ROOT/usr/bin/checkbashisms"
+cp /usr/bin/checkbashisms "$ROOT/usr/bin/checkbashisms"
+strace -f -e trace=openat -o "$BUILD/checkbashisms.strace" \
+	checkbashisms "$TREE/tools/testing/selftests/ftrace/ftracetest" >/dev/null 2>&1 || true
+grep -oE '"/usr/(share|lib)/[^"]*perl[^"]*\.(pm|pl|so|ix|al)"' "$BUILD/checkbashisms.strace" |
+	tr -d '"' | sort -u | while read -r f; do
+	[ -f "$f" ] && copy_bin "$f"
+done
+
+# --- configuration files
+cat >"$ROOT/etc/passwd" <<'P'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+P
+cat >"$ROOT/etc/group" <<'G'
+root:x:0:
+nogroup:x:65534:
+G
+echo "127.0.0.1 localhost" >"$ROOT/etc/hosts"
+echo "ftrace-ext" >"$ROOT/etc/hostname"
+
+# --- modules
+if [ -d "$OBJ/modroot/lib/modules" ]; then
+	mkdir -p "$ROOT/usr/lib/modules"
+	cp -a "$OBJ/modroot/lib/modules/$kver" "$ROOT/usr/lib/modules/"
+	rm -f "$ROOT/usr/lib/modules/$kver/build" "$ROOT/usr/lib/modules/$kver/source"
+fi
+
+# --- tests from the patched tree, guest scripts, and guest programs
+cp -a "$TREE/tools/testing/selftests/ftrace" "$ROOT/opt/ftracetest"
+rm -rf "$ROOT/opt/ftracetest/logs"
+cp -a "$TOP/guest" "$ROOT/guest"
+if [ -d "$BUILD/guest-bin" ]; then
+	cp -a "$BUILD/guest-bin/." "$ROOT/usr/bin/"
+fi
+cp "$TOP/guest/init" "$ROOT/init"
+chmod +x "$ROOT/init"
+echo "$kver" >"$ROOT/etc/ftrace-ext-kernel"
+echo "$flavour" >"$ROOT/etc/ftrace-ext-flavour"
+
+(cd "$ROOT" && find . -print0 | LC_ALL=C sort -z | cpio --quiet -o -0 -H newc -R 0:0) >"$OUT"
+info "initramfs $OUT: $(du -h "$OUT" | cut -f1)"
+phase_done "initramfs-$flavour" "$start"

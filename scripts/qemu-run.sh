@@ -1,0 +1,98 @@
+#!/bin/bash
+# Boot a built kernel + initramfs in QEMU and run one guest mode.
+#   scripts/qemu-run.sh FLAVOUR MODE [TIMEOUT_SECONDS] [EXTRA_CMDLINE...]
+# MODE is test, demo, bench or shell. The console (ttyS0) streams to stdout
+# and to build/logs/console-MODE.log; the guest's results channel (ttyS1)
+# goes to build/logs/results-MODE.log.
+#
+#   KVM=auto (default) probe once whether /dev/kvm boots this kernel, and
+#            use it if so; KVM=0 never; KVM=1 always.
+#   TAG=name  suffix for the log names (guests run in parallel)
+#   ICOUNT=1 deterministic single-threaded TCG (-icount shift=0,sleep=off),
+#            for benchmarks: guest time then counts executed instructions.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:?flavour}
+mode=${2:?mode}
+tmo=${3:-1800}
+shift 3 || shift $#
+extra="$*"
+
+OBJ=$BUILD/obj-$flavour
+KERNEL=$OBJ/arch/x86/boot/bzImage
+INITRD=$BUILD/initramfs-$flavour.cpio
+[ -f "$KERNEL" ] || die "no kernel $KERNEL"
+[ -f "$INITRD" ] || die "no initramfs $INITRD"
+# TAG names the logs of one of several guests running side by side.
+CONSOLE=$LOGDIR/console-$mode${TAG:+-$TAG}.log
+RESULTS=$LOGDIR/results-$mode${TAG:+-$TAG}.log
+MEM=${MEM:-2G}
+SMP=${SMP:-2}
+
+base_args=(-m "$MEM" -smp "$SMP" -kernel "$KERNEL" -initrd "$INITRD" -nic none -no-reboot)
+cmdline="console=ttyS0,115200 panic=-1 ftx.mode=$mode $extra"
+
+kvm_works() {
+	local probe=$BUILD/kvm-probe
+	case ${KVM:-auto} in
+	0) return 1 ;;
+	1) return 0 ;;
+	esac
+	[ -w /dev/kvm ] || return 1
+	if [ ! -f "$probe" ]; then
+		info "probing KVM (a boot that must reach /init within 20 s)"
+		if timeout -k 5 20 qemu-system-x86_64 -enable-kvm -cpu host "${base_args[@]}" \
+			-display none -monitor none -serial stdio \
+			-append "console=ttyS0 panic=-1 ftx.mode=probe" </dev/null 2>&1 |
+			grep -q "FTX-BOOT"; then
+			echo yes >"$probe"
+		else
+			echo no >"$probe"
+		fi
+		info "KVM usable: $(cat "$probe")"
+	fi
+	[ "$(cat "$probe")" = yes ]
+}
+
+if [ "${ICOUNT:-0}" = 1 ]; then
+	accel=(-accel tcg -icount shift=0,sleep=off -cpu max)
+	accel_name="TCG, -icount shift=0,sleep=off"
+elif kvm_works; then
+	accel=(-enable-kvm -cpu host)
+	accel_name=KVM
+else
+	accel=(-accel "tcg,thread=${TCG_THREAD:-single}" -cpu "${QEMU_CPU:-max}")
+	accel_name="TCG (${TCG_THREAD:-single}-threaded, cpu ${QEMU_CPU:-max})"
+fi
+
+info "booting $flavour kernel in QEMU ($accel_name, $SMP vCPUs, $MEM), mode=$mode, timeout ${tmo}s"
+: >"$RESULTS"
+start=$(now)
+
+if [ "$mode" = shell ]; then
+	exec qemu-system-x86_64 "${accel[@]}" "${base_args[@]}" -nographic \
+		-serial mon:stdio -serial "file:$RESULTS" -append "$cmdline"
+fi
+
+set +e
+timeout -k 10 "$tmo" qemu-system-x86_64 "${accel[@]}" "${base_args[@]}" \
+	-display none -monitor none -serial stdio -serial "file:$RESULTS" \
+	-append "$cmdline" </dev/null 2>&1 | tee "$CONSOLE"
+rc=${PIPESTATUS[0]}
+set -e
+phase_done "qemu-$mode${TAG:+-$TAG}" "$start"
+
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "--- last console lines ---" >&2
+	tail -40 "$CONSOLE" >&2
+	echo "error: the guest did not finish within ${tmo}s (mode $mode); console in $CONSOLE" >&2
+	exit 124
+fi
+if ! grep -q "FTX-DONE" "$CONSOLE"; then
+	echo "--- last console lines ---" >&2
+	tail -40 "$CONSOLE" >&2
+	echo "error: the guest stopped before finishing (qemu exit $rc); console in $CONSOLE" >&2
+	exit 1
+fi
+exit 0

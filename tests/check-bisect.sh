@@ -1,0 +1,44 @@
+#!/bin/bash
+# Build every prefix of the series (each patch must build on its own), in
+# a separate object directory, and report the compiler warnings that each
+# patch's own files produce. Leaves build/linux where it was.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+cd "$TREE"
+[ -z "$(git status --porcelain --untracked-files=no)" ] || die "build/linux has uncommitted changes"
+orig=$(git symbolic-ref -q --short HEAD || git rev-parse HEAD)
+trap 'git -C "$TREE" checkout -q "$orig"' EXIT
+mapfile -t commits < <(git rev-list --reverse base..HEAD)
+[ ${#commits[@]} -gt 0 ] || { info "empty series: nothing to bisect"; exit 0; }
+
+OBJ=$BUILD/obj-bisect
+mkdir -p "$OBJ"
+cp "$BUILD/obj-test/.config" "$OBJ/.config" 2>/dev/null || die "build the test kernel first (make build)"
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+fails=0 i=0
+for c in "${commits[@]}"; do
+	i=$((i + 1))
+	git checkout -q "$c"
+	subj=$(git log -1 --format=%s "$c")
+	start=$(now)
+	log=$LOGDIR/bisect-$i.log
+	if make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$(nproc)" olddefconfig bzImage modules >"$log" 2>&1; then
+		files=$(git diff --name-only "$c~1" "$c" | grep -E '\.[ch]$' | sed 's/\.[ch]$//' | tr '\n' '|' | sed 's/|$//')
+		warn=0
+		[ -n "$files" ] && warn=$(grep -E "^($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | wc -l || true)
+		if [ "$warn" -gt 0 ]; then
+			echo "FTX-RESULT bisect $i FAIL $warn warnings in the patch's files: $subj"
+			grep -E "^($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | head
+			fails=$((fails + 1))
+		else
+			echo "FTX-RESULT bisect $i PASS $subj ($(($(now) - start))s)"
+		fi
+	else
+		echo "FTX-RESULT bisect $i FAIL build failed: $subj"
+		grep -E -A3 'error[: ]' "$log" | head -30
+		fails=$((fails + 1))
+	fi
+done
+echo "$((${#commits[@]} - fails)) passed, $fails failed"
+[ $fails -eq 0 ]

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Host-side checks of the series itself, as FTX-RESULT lines on stdout:
+#  - patches/series and patches/*.patch agree, and the series applied in
+#    order with "git am" (scripts/prepare-tree.sh did it; verify the result)
+#  - scripts/checkpatch.pl --strict finds nothing in any patch
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+S=series
+res() { echo "FTX-RESULT $S $*"; }
+
+mapfile -t listed < <(series_patches)
+ok=1
+for p in "${listed[@]}"; do
+	[ -f "$TOP/patches/$p" ] || { res "listed:$p" FAIL "in patches/series but missing"; ok=0; }
+done
+for f in "$TOP"/patches/*.patch; do
+	[ -e "$f" ] || continue
+	b=$(basename "$f")
+	printf '%s\n' "${listed[@]}" | grep -qx "$b" || { res "unlisted:$b" FAIL "patches/$b is not in patches/series"; ok=0; }
+done
+[ $ok -eq 1 ] && res "files-consistent" PASS
+
+stamp=$TREE/.git/ftrace-ext-stamp
+applied=$(git -C "$TREE" rev-list --count base..HEAD 2>/dev/null || echo -1)
+if [ -f "$stamp" ] && [ "$(cut -d' ' -f2 "$stamp")" = "$(series_hash)" ] &&
+	[ "$applied" -eq "${#listed[@]}" ]; then
+	res "applies" PASS "${#listed[@]} patches on $(cat "$TREE/.git/ftrace-ext-base")"
+else
+	res "applies" FAIL "build/linux does not hold patches/ (${applied} commits for ${#listed[@]} patches): run make tree"
+fi
+
+for p in "${listed[@]}"; do
+	[ -f "$TOP/patches/$p" ] || continue
+	out=$(cd "$TREE" && ./scripts/checkpatch.pl --strict --no-signoff --quiet "$TOP/patches/$p" 2>&1 || true)
+	# --no-signoff: DCO is checked below, by name, for a clearer message.
+	if ! grep -q '^Signed-off-by: ' "$TOP/patches/$p"; then
+		out="missing Signed-off-by
+$out"
+	fi
+	if [ -z "$out" ]; then
+		res "checkpatch:$p" PASS
+	else
+		res "checkpatch:$p" FAIL "$(echo "$out" | head -40 | tr '\n' '|')"
+	fi
+done
