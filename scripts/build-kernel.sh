@@ -43,28 +43,24 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.frags" 2>/dev/null)" != "$c
 	(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "${frags[@]}") \
 		>>"$LOGDIR/config-$flavour.log" 2>&1
 	kmake -s olddefconfig >>"$LOGDIR/config-$flavour.log" 2>&1
-	# Check that every requested option survived.
-	bad=0
+	# Check that every requested option survived (a later fragment
+	# overrides an earlier one).
+	declare -A want=()
 	while IFS= read -r line; do
 		case $line in
-		CONFIG_*=*)
-			opt=${line%%=*}
-			if ! grep -qx -- "$line" "$OBJ/.config"; then
-				got=$(grep -E "^($opt=|# $opt is not set)" "$OBJ/.config" || echo "absent")
-				echo "config: asked for $line, got: $got" >&2
-				bad=1
-			fi
-			;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }
-			opt=${opt%% *}
-			if grep -q "^$opt=" "$OBJ/.config"; then
-				echo "config: asked for $opt off, got: $(grep "^$opt=" "$OBJ/.config")" >&2
-				bad=1
-			fi
-			;;
+		CONFIG_*=*) want[${line%%=*}]=$line ;;
+		"# CONFIG_"*" is not set") opt=${line#\# }; want[${opt%% *}]="$opt=n" ;;
 		esac
 	done < <(cat "${frags[@]}")
+	bad=0
+	for opt in "${!want[@]}"; do
+		line=${want[$opt]}
+		got=$(grep -E "^($opt=|# $opt is not set)" "$OBJ/.config" || echo "absent")
+		case $line in
+		*=n) grep -q "^$opt=" "$OBJ/.config" && { echo "config: asked for $opt off, got: $got" >&2; bad=1; } ;;
+		*) grep -qx -- "$line" "$OBJ/.config" || { echo "config: asked for $line, got: $got" >&2; bad=1; } ;;
+		esac
+	done
 	[ $bad -eq 0 ] || die "kernel config: options above were dropped by kconfig (unmet dependencies?); see $LOGDIR/config-$flavour.log"
 	echo "$cfgsum" >"$OBJ/.config.frags"
 fi
