@@ -41,6 +41,25 @@ run "grep -v '^#' instances/sample-instance/trace | head -4"
 run "rmmod sample-trace-array"
 run "ls instances"
 
+say "A kernel module captures a window: samples/ftrace/sample-trace-capture"
+echo "It owns instances/sample-capture and records only inside a window:"
+echo "a timer (softirq) detects a connection drop and opens the window, the"
+echo "reconnect path logs its steps, a timer closes the window and takes a"
+echo "snapshot. A heartbeat logs all the time, outside the window."
+P=/sys/module/sample_trace_capture/parameters
+run "modprobe sample-trace-capture"
+run "rmdir instances/sample-capture || echo '(refused: the module owns it)'"
+sleep 0.5
+run "echo 1 > $P/drop"
+wait_for 10 grep -qx 1 $P/captures
+run "cat $P/captures $P/last_error"
+echo "-- the captured window (instances/sample-capture/snapshot):"
+run "grep -v '^#' instances/sample-capture/snapshot"
+echo "-- the live buffer (emptied for the next capture):"
+run "grep -v '^#' instances/sample-capture/trace | wc -l"
+run "rmmod sample-trace-capture"
+run "ls instances"
+
 say "Clean up"
 run "echo 0 > instances/demo/snapshot"
 run "rmdir instances/demo"

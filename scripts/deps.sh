@@ -11,6 +11,8 @@ PKGS=(
 	# guest
 	qemu-system-x86 busybox-static dash bash util-linux procps
 	trace-cmd iputils-ping strace
+	# checkpatch.pl's SPDX check (scripts/spdxcheck.py)
+	python3-ply python3-git
 	# checkbashisms, for upstream's selftest/bashisms.tc
 	devscripts
 )

@@ -28,6 +28,11 @@ make_base() {
 	# Objects are never pushed anywhere: skip compression and gc.
 	git_t config core.compression 0
 	git_t config gc.auto 0
+	# An identity for the series' commits, if the host has none
+	git config --global user.email >/dev/null 2>&1 || {
+		git_t config user.name "ftrace-ext developers"
+		git_t config user.email "dev@ftrace-ext.example"
+	}
 	# Debian's top-level .gitignore ignores "/*": add everything by force.
 	git_t add -A -f .
 	kver=$(make -s -C "$TREE" kernelversion)

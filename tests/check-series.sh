@@ -32,7 +32,8 @@ fi
 
 for p in "${listed[@]}"; do
 	[ -f "$TOP/patches/$p" ] || continue
-	out=$(cd "$TREE" && ./scripts/checkpatch.pl --strict --no-signoff --quiet "$TOP/patches/$p" 2>&1 || true)
+	# PATH: spdxcheck.py needs the python3 that has Debian's python3-ply
+	out=$(cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --no-signoff --quiet "$TOP/patches/$p" 2>&1 || true)
 	# --no-signoff: DCO is checked below, by name, for a clearer message.
 	if ! grep -q '^Signed-off-by: ' "$TOP/patches/$p"; then
 		out="missing Signed-off-by

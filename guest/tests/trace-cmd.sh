@@ -34,3 +34,20 @@ if modprobe sample-trace-array; then
 else
 	result $S show-B:instance FAIL "modprobe sample-trace-array failed"
 fi
+
+# show -s -B: the snapshot of an instance that a kernel module owns. (trace-cmd
+# 3.1.6's "extract -s -B" reads the instance's live buffer, not its
+# snapshot, so the captured window is read with "show -s".)
+P=/sys/module/sample_trace_capture/parameters
+if modprobe sample-trace-capture; then
+	echo 1 > $P/drop
+	wait_for 10 grep -qx 1 $P/captures
+	trace-cmd show -s -B sample-capture >/tmp/tc-snap.txt 2>&1
+	check $S show-s-B:capture-window "trace-cmd show -s -B sample-capture lacks the window" -- \
+		sh -c "grep -q 'reconnect_step:.*step=handshake' /tmp/tc-snap.txt && grep -q 'reconnected' /tmp/tc-snap.txt"
+	check $S show-s-B:only-the-window "trace-cmd show -s -B sample-capture has lines from outside the window" -- \
+		sh -c "! grep -q heartbeat /tmp/tc-snap.txt"
+	rmmod sample-trace-capture || result $S capture:unload FAIL "rmmod failed"
+else
+	result $S show-s-B:capture-window FAIL "modprobe sample-trace-capture failed"
+fi
