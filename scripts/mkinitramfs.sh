@@ -95,6 +95,17 @@ if [ -d "$OBJ/modroot/lib/modules" ]; then
 	rm -f "$ROOT/usr/lib/modules/$kver/build" "$ROOT/usr/lib/modules/$kver/source"
 fi
 
+# --- guest programs from guest/src, static so they need no libraries
+mkdir -p "$BUILD/guest-bin"
+for src in "$TOP"/guest/src/*.c; do
+	[ -e "$src" ] || continue
+	bin=$BUILD/guest-bin/$(basename "$src" .c)
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		gcc -O2 -Wall -Wextra -Werror -static -o "$bin" "$src" ||
+			die "guest program $src does not build"
+	fi
+done
+
 # --- tests from the patched tree, guest scripts, and guest programs
 cp -a "$TREE/tools/testing/selftests/ftrace" "$ROOT/opt/ftracetest"
 rm -rf "$ROOT/opt/ftracetest/logs"

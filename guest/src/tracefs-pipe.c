@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracefs-pipe: what shell tests cannot do with trace_pipe-like files.
+ *
+ *   tracefs-pipe nonblock FILE        read with O_NONBLOCK; prints
+ *                                     "EAGAIN" or "DATA <bytes>"
+ *   tracefs-pipe poll FILE MS         poll for POLLIN; prints "READY" or
+ *                                     "TIMEOUT"
+ *   tracefs-pipe splice FILE          splice into a pipe until EAGAIN;
+ *                                     prints "SPLICED <bytes>"
+ *   tracefs-pipe drain FILE           read (O_NONBLOCK) until EAGAIN;
+ *                                     prints "<bytes> <lines> <ns>"
+ *   tracefs-pipe write FILE STR N     write STR N times; prints the ns
+ *                                     per write, or the errno name
+ *   tracefs-pipe errno FILE STR       write STR once; prints "OK" or the
+ *                                     errno name (EINVAL, EBUSY, ...)
+ *   tracefs-pipe markers FILE TAG N   write the N lines "TAG:0" .. "TAG:N-1"
+ *                                     (one write each); prints how many
+ *                                     writes succeeded
+ *
+ * Exit status: 0 when the operation ran (whatever it found), 2 on usage
+ * or setup errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case EINVAL: return "EINVAL";
+	case EBUSY: return "EBUSY";
+	case ENOMEM: return "ENOMEM";
+	case EAGAIN: return "EAGAIN";
+	case ENODEV: return "ENODEV";
+	case ENOENT: return "ENOENT";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case ENOSPC: return "ENOSPC";
+	case EINTR: return "EINTR";
+	default: return "E?";
+	}
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int open_or_die(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0) {
+		printf("OPEN-%s\n", errname(errno));
+		exit(2);
+	}
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	static char buf[1 << 16];
+	const char *op, *path;
+	int fd;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s nonblock|poll|splice|drain|write|errno FILE ...\n",
+			argv[0]);
+		return 2;
+	}
+	op = argv[1];
+	path = argv[2];
+
+	if (!strcmp(op, "nonblock")) {
+		ssize_t r;
+
+		fd = open_or_die(path, O_RDONLY | O_NONBLOCK);
+		r = read(fd, buf, sizeof(buf));
+		if (r < 0)
+			printf("%s\n", errname(errno));
+		else
+			printf("DATA %zd\n", r);
+	} else if (!strcmp(op, "poll") && argc == 4) {
+		struct pollfd p;
+		int r;
+
+		fd = open_or_die(path, O_RDONLY);
+		p.fd = fd;
+		p.events = POLLIN;
+		r = poll(&p, 1, atoi(argv[3]));
+		if (r < 0)
+			printf("%s\n", errname(errno));
+		else
+			printf("%s\n", r && (p.revents & POLLIN) ? "READY" : "TIMEOUT");
+	} else if (!strcmp(op, "splice")) {
+		long long total = 0;
+		int pfd[2];
+		ssize_t r;
+
+		fd = open_or_die(path, O_RDONLY | O_NONBLOCK);
+		if (pipe(pfd))
+			return 2;
+		for (;;) {
+			r = splice(fd, NULL, pfd[1], NULL, 65536, SPLICE_F_NONBLOCK);
+			if (r <= 0)
+				break;
+			total += r;
+			/* empty the pipe so that it never fills */
+			while (r > 0) {
+				ssize_t n = read(pfd[0], buf, r < (ssize_t)sizeof(buf) ? (size_t)r : sizeof(buf));
+
+				if (n <= 0)
+					break;
+				r -= n;
+			}
+		}
+		if (r < 0 && errno != EAGAIN)
+			printf("%s\n", errname(errno));
+		else
+			printf("SPLICED %lld\n", total);
+	} else if (!strcmp(op, "drain")) {
+		long long bytes = 0, lines = 0, t0;
+		ssize_t r, i;
+
+		fd = open_or_die(path, O_RDONLY | O_NONBLOCK);
+		t0 = now_ns();
+		while ((r = read(fd, buf, sizeof(buf))) > 0) {
+			bytes += r;
+			for (i = 0; i < r; i++)
+				lines += buf[i] == '\n';
+		}
+		printf("%lld %lld %lld\n", bytes, lines, now_ns() - t0);
+	} else if (!strcmp(op, "write") && argc == 5) {
+		long n = atol(argv[4]), i;
+		size_t len = strlen(argv[3]);
+		long long t0;
+
+		fd = open_or_die(path, O_WRONLY);
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			if (write(fd, argv[3], len) < 0) {
+				printf("%s\n", errname(errno));
+				return 0;
+			}
+		}
+		printf("%lld\n", n ? (now_ns() - t0) / n : 0);
+	} else if (!strcmp(op, "errno") && argc == 4) {
+		fd = open_or_die(path, O_WRONLY);
+		if (write(fd, argv[3], strlen(argv[3])) < 0)
+			printf("%s\n", errname(errno));
+		else
+			printf("OK\n");
+	} else if (!strcmp(op, "markers") && argc == 5) {
+		long n = atol(argv[4]), i, ok = 0;
+		char line[128];
+		int len;
+
+		fd = open_or_die(path, O_WRONLY);
+		for (i = 0; i < n; i++) {
+			len = snprintf(line, sizeof(line), "%s:%ld\n", argv[3], i);
+			if (write(fd, line, len) == len)
+				ok++;
+		}
+		printf("%ld\n", ok);
+	} else {
+		fprintf(stderr, "unknown operation %s\n", op);
+		return 2;
+	}
+	return 0;
+}
