@@ -60,6 +60,30 @@ run "grep -v '^#' instances/sample-capture/trace | wc -l"
 run "rmmod sample-trace-capture"
 run "ls instances"
 
+say "A flight recorder: snapshot_enabled reserves the spare buffer, snapshot_pipe"
+echo "freezes and streams snapshots while tracing goes on"
+run "mkdir instances/flight"
+run "echo 1 > instances/flight/snapshot_enabled"
+run "cat instances/flight/snapshot_enabled"
+run "echo 1 > instances/flight/events/sched/sched_process_exec/enable"
+cat instances/flight/snapshot_pipe >/tmp/flight.stream &
+streamer=$!
+echo "# cat instances/flight/snapshot_pipe > /tmp/flight.stream &   (blocks until a snapshot)"
+/bin/true
+run "echo 'error #1 detected' > instances/flight/trace_marker"
+run "echo 1 > instances/flight/snapshot_pipe"
+/bin/true
+run "echo 'still tracing after the snapshot' > instances/flight/trace_marker"
+wait_for 10 grep -q "error #1" /tmp/flight.stream
+echo "-- streamed from snapshot_pipe:"
+run "grep -v '^#' /tmp/flight.stream | cut -c1-100"
+echo "-- the live buffer went on recording:"
+run "grep -v '^#' instances/flight/trace | cut -c1-100"
+kill $streamer 2>/dev/null
+wait $streamer 2>/dev/null
+run "echo 0 > instances/flight/snapshot_enabled"
+run "rmdir instances/flight"
+
 say "Clean up"
 run "echo 0 > instances/demo/snapshot"
 run "rmdir instances/demo"

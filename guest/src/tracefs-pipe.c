@@ -10,6 +10,8 @@
  *                                     prints "SPLICED <bytes>"
  *   tracefs-pipe drain FILE           read (O_NONBLOCK) until EAGAIN;
  *                                     prints "<bytes> <lines> <ns>"
+ *   tracefs-pipe dump FILE            read (O_NONBLOCK) until EAGAIN and
+ *                                     copy what was read to stdout
  *   tracefs-pipe write FILE STR N     write STR N times; prints the ns
  *                                     per write, or the errno name
  *   tracefs-pipe errno FILE STR       write STR once; prints "OK" or the
@@ -141,6 +143,13 @@ int main(int argc, char **argv)
 				lines += buf[i] == '\n';
 		}
 		printf("%lld %lld %lld\n", bytes, lines, now_ns() - t0);
+	} else if (!strcmp(op, "dump")) {
+		ssize_t r;
+
+		fd = open_or_die(path, O_RDONLY | O_NONBLOCK);
+		while ((r = read(fd, buf, sizeof(buf))) > 0)
+			if (write(1, buf, r) != r)
+				return 2;
 	} else if (!strcmp(op, "write") && argc == 5) {
 		long n = atol(argv[4]), i;
 		size_t len = strlen(argv[3]);

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracefs-fuzz: bad input for tracefs files, seeded and reproducible.
+ *
+ *   tracefs-fuzz SEED OPS FILE:ERRNO,ERRNO... [FILE:ERRNO...]
+ *
+ * Runs OPS operations, each on a file picked at random: writes of random
+ * bytes (up to 70000), of tokens that parsers get wrong ("-1", " 1",
+ * "0x1", huge numbers, binary), of the two halves of a value in separate
+ * writes, and reads of random sizes with O_NONBLOCK. Every failure must
+ * carry one of the errnos listed for its file (EAGAIN is always allowed
+ * for reads); anything else is counted as unexpected. The same SEED gives
+ * the same operations.
+ *
+ * Prints one line per file ("FILE ops N ok N ERRNO N ... unexpected N")
+ * and a last line "unexpected N". Exit status 0 if N is 0, 1 otherwise,
+ * 2 on usage errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_FILES	32
+#define NR_ERRNOS	134
+
+struct target {
+	const char	*path;
+	char		allowed[NR_ERRNOS];
+	long		ops, ok;
+	long		err[NR_ERRNOS];
+	long		unexpected;
+};
+
+static unsigned long long rng;
+
+static unsigned int rnd(unsigned int n)
+{
+	/* xorshift64*, seeded from the command line */
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (unsigned int)((rng * 2685821657736338717ULL) >> 32) % n;
+}
+
+static const struct { const char *name; int no; } names[] = {
+	{ "EINVAL", EINVAL }, { "EBUSY", EBUSY }, { "ENOMEM", ENOMEM },
+	{ "EAGAIN", EAGAIN }, { "ENODEV", ENODEV }, { "ENOENT", ENOENT },
+	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "EFAULT", EFAULT },
+	{ "ENOSPC", ENOSPC }, { "EINTR", EINTR }, { "E2BIG", E2BIG },
+	{ "ERANGE", ERANGE }, { "EEXIST", EEXIST }, { "ENOTTY", ENOTTY },
+	{ "EBADF", EBADF }, { "EIO", EIO }, { "EOPNOTSUPP", EOPNOTSUPP },
+};
+
+static const char *errname(int no)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].no == no)
+			return names[i].name;
+	return NULL;
+}
+
+static int errnum(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i].name, name))
+			return names[i].no;
+	return -1;
+}
+
+static const char * const tokens[] = {
+	"0", "1", "2", "-1", "1\n", "0\n", " 1", "1 ", "01", "0x1", "1.0",
+	"\n", "", "abc", "99999999999999999999999", "4294967296", "-0",
+	"1\n1\n", "\xff\xfe\x01", "+1", "1\t", "0b1",
+};
+
+static char buf[70001];
+
+static void note(struct target *t, long ret, int read_op)
+{
+	t->ops++;
+	if (ret >= 0) {
+		t->ok++;
+		return;
+	}
+	if (errno >= 0 && errno < NR_ERRNOS)
+		t->err[errno]++;
+	if (errno < 0 || errno >= NR_ERRNOS ||
+	    !(t->allowed[errno] || (read_op && errno == EAGAIN))) {
+		/* the first few in full, then only the counts */
+		if (t->unexpected++ < 5)
+			fprintf(stderr, "unexpected: %s on %s: %s\n",
+				read_op ? "read" : "write", t->path, strerror(errno));
+	}
+}
+
+static long do_write(const char *path, const void *data, size_t len)
+{
+	long ret;
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, data, len);
+	close(fd);
+	return ret;
+}
+
+static void one_op(struct target *t)
+{
+	size_t len, i;
+	long ret;
+	int fd;
+
+	switch (rnd(6)) {
+	case 0:		/* random bytes, up to 70000 */
+		len = rnd(sizeof(buf));
+		for (i = 0; i < len; i++)
+			buf[i] = rnd(256);
+		note(t, do_write(t->path, buf, len), 0);
+		break;
+	case 1:
+	case 2:		/* a token */
+		i = rnd(sizeof(tokens) / sizeof(tokens[0]));
+		note(t, do_write(t->path, tokens[i], strlen(tokens[i])), 0);
+		break;
+	case 3:		/* a value in two writes on one descriptor */
+		fd = open(t->path, O_WRONLY);
+		if (fd < 0) {
+			note(t, -1, 0);
+			break;
+		}
+		ret = write(fd, "1", 1);
+		note(t, ret, 0);
+		ret = write(fd, "\n", 1);
+		note(t, ret, 0);
+		close(fd);
+		break;
+	case 4:		/* a long run of digits */
+		len = 1 + rnd(5000);
+		memset(buf, '1', len);
+		note(t, do_write(t->path, buf, len), 0);
+		break;
+	default:	/* read, never blocking */
+		fd = open(t->path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			note(t, -1, 1);
+			break;
+		}
+		ret = read(fd, buf, 1 + rnd(sizeof(buf) - 1));
+		note(t, ret, 1);
+		close(fd);
+		break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct target t[MAX_FILES];
+	long ops, i, unexpected = 0;
+	int n = 0, a, e;
+
+	if (argc < 4 || argc - 3 > MAX_FILES) {
+		fprintf(stderr, "usage: %s SEED OPS FILE:ERRNO,... ...\n", argv[0]);
+		return 2;
+	}
+	rng = strtoull(argv[1], NULL, 0) * 2654435761ULL + 1;
+	ops = atol(argv[2]);
+
+	for (a = 3; a < argc; a++, n++) {
+		char *colon = strrchr(argv[a], ':'), *tok;
+
+		t[n].path = argv[a];
+		if (!colon)
+			continue;
+		*colon = '\0';
+		for (tok = strtok(colon + 1, ","); tok; tok = strtok(NULL, ",")) {
+			e = errnum(tok);
+			if (e < 0) {
+				fprintf(stderr, "unknown errno %s\n", tok);
+				return 2;
+			}
+			t[n].allowed[e] = 1;
+		}
+	}
+
+	for (i = 0; i < ops; i++)
+		one_op(&t[rnd(n)]);
+
+	for (a = 0; a < n; a++) {
+		printf("%s ops %ld ok %ld", t[a].path, t[a].ops, t[a].ok);
+		for (e = 0; e < NR_ERRNOS; e++)
+			if (t[a].err[e])
+				printf(" %s %ld", errname(e) ? errname(e) : "E?", t[a].err[e]);
+		printf(" unexpected %ld\n", t[a].unexpected);
+		unexpected += t[a].unexpected;
+	}
+	printf("unexpected %ld\n", unexpected);
+	return unexpected ? 1 : 0;
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# Stress: writers on both CPUs, snapshots taken over and over, and a
+# streaming snapshot_pipe reader beside a trace_pipe reader, for a bounded
+# time. Every event written must be read exactly once or be counted as
+# lost ("[LOST n EVENTS]" in the readers' output). The second phase runs
+# without the trace_pipe reader, so that the live buffer overruns between
+# snapshots and the snapshot reader has losses to count.
+. /guest/lib.sh
+
+run_phase() {
+S=stress-snapshot-$MODE
+DUR=${STRESS_SECONDS:-8}
+BURST=${STRESS_BURST:-300}
+I=$TRACEFS/instances/snapstress
+mkdir $I || { result $S setup FAIL "mkdir $I"; exit 0; }
+# small buffers, so that writers overrun readers now and then
+if [ "$MODE" = both ]; then echo 64 >$I/buffer_size_kb; else echo 8 >$I/buffer_size_kb; fi
+echo 1 >$I/snapshot_enabled
+
+if [ "$MODE" = both ]; then
+	cat $I/trace_pipe >/tmp/ss-tp &
+	tp=$!
+else
+	: >/tmp/ss-tp
+	tp=
+fi
+cat $I/snapshot_pipe >/tmp/ss-sp &
+sp=$!
+
+# writers, one per CPU, in bursts of numbered markers until the deadline
+end=$(($(secs) + DUR))
+writer() { # cpu
+	b=0
+	: >/tmp/ss-w$1
+	while [ "$(secs)" -lt $end ]; do
+		taskset -c $1 tracefs-pipe markers $I/trace_marker w$1b$b $BURST >>/tmp/ss-w$1
+		b=$((b + 1))
+	done
+}
+writer 0 &
+w0=$!
+writer 1 &
+w1=$!
+
+# snapshots, until the writers are done
+: >/tmp/ss-swaps
+while kill -0 $w0 2>/dev/null || kill -0 $w1 2>/dev/null; do
+	tracefs-pipe errno $I/snapshot_pipe 1 >>/tmp/ss-swaps
+	sleep 0.05
+done
+wait $w0 $w1
+tracefs-pipe errno $I/snapshot_pipe 1 >>/tmp/ss-swaps
+
+# let the readers drain both buffers, then stop them
+last=-1
+for i in $(seq 60); do
+	now=$(cat /tmp/ss-tp /tmp/ss-sp | wc -l)
+	[ "$now" = "$last" ] && break
+	last=$now
+	sleep 0.5
+done
+alive=""
+[ -n "$tp" ] && kill -0 $tp 2>/dev/null && alive="$alive trace_pipe"
+kill -0 $sp 2>/dev/null && alive="$alive snapshot_pipe"
+kill $tp $sp 2>/dev/null
+wait $tp $sp 2>/dev/null
+# whatever is still in the buffers counts as read (without a trace_pipe
+# reader, the live buffer keeps what the last snapshot did not take)
+tracefs-pipe dump $I/trace_pipe >>/tmp/ss-tp
+tracefs-pipe dump $I/snapshot_pipe >>/tmp/ss-sp
+echo "readers still running at the end:$alive"
+written=$(cat /tmp/ss-w0 /tmp/ss-w1 | awk '{s+=$1} END {print s+0}')
+bursts=$(cat /tmp/ss-w0 /tmp/ss-w1 | wc -l)
+cat /tmp/ss-tp /tmp/ss-sp | grep -o 'w[01]b[0-9]*:[0-9]*' >/tmp/ss-read
+read_total=$(wc -l </tmp/ss-read)
+read_unique=$(sort -u /tmp/ss-read | wc -l)
+lost=$(cat /tmp/ss-tp /tmp/ss-sp | sed -n 's/.*\[LOST \([0-9]*\) EVENTS\].*/\1/p' | awk '{s+=$1} END {print s+0}')
+unknown=$(cat /tmp/ss-tp /tmp/ss-sp | grep -c '\[LOST EVENTS\]' || true)
+swaps=$(grep -c OK /tmp/ss-swaps || true)
+echo "written $written, read $read_unique (+$((read_total - read_unique)) twice), lost $lost (+$unknown uncounted), snapshots $swaps"
+echo "snapshot write results: $(sort /tmp/ss-swaps | uniq -c | tr '\n' ' ')"
+echo "read by trace_pipe $(grep -c 'w[01]b' /tmp/ss-tp), by snapshot_pipe $(grep -c 'w[01]b' /tmp/ss-sp)"
+
+check $S all-written "the writers wrote $written of $((bursts * BURST))" -- \
+	test "$written" -eq $((bursts * BURST))
+check $S snapshots-taken "no snapshot was taken" -- test "$swaps" -gt 0
+check $S snapshot-pipe-read "snapshot_pipe read nothing" -- grep -q 'w[01]b' /tmp/ss-sp
+check $S no-event-read-twice "$((read_total - read_unique)) events read twice" -- \
+	test "$read_total" -eq "$read_unique"
+check $S no-uncounted-loss "$unknown [LOST EVENTS] lines without a count" -- test "$unknown" -eq 0
+check $S read-plus-lost-is-written "read $read_unique + lost $lost != written $written" -- \
+	test $((read_unique + lost)) -eq "$written"
+check $S only-documented-errors "snapshot writes failed: $(grep -v OK /tmp/ss-swaps | sort -u | tr '\n' ' ')" -- \
+	sh -c "! grep -v -e OK -e EBUSY /tmp/ss-swaps"
+
+echo 0 >$I/snapshot_enabled
+rmdir $I || result $S cleanup FAIL "rmdir $I"
+}
+
+MODE=both
+run_phase
+MODE=snapshot-only
+run_phase
