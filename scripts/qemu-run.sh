@@ -55,6 +55,12 @@ kvm_works() {
 	[ "$(cat "$probe")" = yes ]
 }
 
+# "probe": only decide (once) whether KVM is usable, boot nothing else
+if [ "$mode" = probe ]; then
+	kvm_works || true
+	exit 0
+fi
+
 if [ "${ICOUNT:-0}" = 1 ]; then
 	accel=(-accel tcg -icount shift=0,sleep=off -cpu max)
 	accel_name="TCG, -icount shift=0,sleep=off"
