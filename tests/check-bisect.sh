@@ -14,22 +14,25 @@ mapfile -t commits < <(git rev-list --reverse base..HEAD)
 
 OBJ=$BUILD/obj-bisect
 mkdir -p "$OBJ"
-cp "$BUILD/obj-test/.config" "$OBJ/.config" 2>/dev/null || die "build the test kernel first (make build)"
+[ -f "$BUILD/obj-test/.config" ] || die "build the test kernel first (make build)"
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 fails=0 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
 	git checkout -q "$c"
 	subj=$(git log -1 --format=%s "$c")
+	# The full config each time: olddefconfig drops the options that an
+	# earlier prefix did not know yet.
+	cp "$BUILD/obj-test/.config" "$OBJ/.config"
 	start=$(now)
 	log=$LOGDIR/bisect-$i.log
 	if make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$(nproc)" olddefconfig bzImage modules >"$log" 2>&1; then
-		files=$(git diff --name-only "$c~1" "$c" | grep -E '\.[ch]$' | sed 's/\.[ch]$//' | tr '\n' '|' | sed 's/|$//')
+		files=$(git diff --name-only "$c~1" "$c" | { grep -E '\.[ch]$' || true; } | sed 's/\.[ch]$//' | tr '\n' '|' | sed 's/|$//')
 		warn=0
-		[ -n "$files" ] && warn=$(grep -E "^($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | wc -l || true)
+		[ -n "$files" ] && warn=$(grep -E "(^|/)($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | wc -l || true)
 		if [ "$warn" -gt 0 ]; then
 			echo "FTX-RESULT bisect $i FAIL $warn warnings in the patch's files: $subj"
-			grep -E "^($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | head
+			grep -E "(^|/)($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | head
 			fails=$((fails + 1))
 		else
 			echo "FTX-RESULT bisect $i PASS $subj ($(($(now) - start))s)"
