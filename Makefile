@@ -3,6 +3,8 @@
 #
 #   make run      build the patched kernel, boot it in QEMU, run the demo
 #   make test     build, boot, run every test; ends with "N passed, N failed"
+#   make test-debug  the hardening lane: static checks, a lockdep/KASAN/
+#                 kmemleak kernel, the series' tests and fuzzing
 #   make bench    boot a kernel built for measuring and print the benchmarks
 #   make shell    boot the test kernel to an interactive shell
 #   make tree     build/linux: base commit (tag "base") + the series
@@ -14,12 +16,12 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 S := scripts
 
-.PHONY: all help deps tree build run shell test bench series check-series check-bisect clean distclean
+.PHONY: all help deps tree build run shell test test-debug bench series check-series check-bisect clean distclean
 
 all: help
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# *//'
+	@sed -n '3,14p' Makefile | sed 's/^# *//'
 
 deps:
 	@$(S)/deps.sh
@@ -33,6 +35,9 @@ build: tree
 
 test:
 	@$(S)/make-test.sh
+
+test-debug:
+	@$(S)/make-test-debug.sh
 
 run: build
 	@$(S)/qemu-run.sh test demo $${TIMEOUT:-900}

@@ -10,7 +10,7 @@ PKGS=(
 	cpio kmod xz-utils ccache git perl python3 rsync
 	# guest
 	qemu-system-x86 busybox-static dash bash util-linux procps
-	trace-cmd iputils-ping strace
+	trace-cmd iputils-ping strace sparse
 	# checkpatch.pl's SPDX check (scripts/spdxcheck.py)
 	python3-ply python3-git
 	# checkbashisms, for upstream's selftest/bashisms.tc

@@ -51,6 +51,7 @@ class Results:
     def __init__(self):
         self.cases = []  # (suite, name, status, detail)
         self.times = {}  # suite -> seconds
+        self.notes = []
 
     def add(self, suite, name, status, detail=""):
         self.cases.append((suite, name, status, detail))
@@ -101,10 +102,49 @@ FT_LINE = re.compile(
     r"^\[(\d+)\](.*?)\s*\[(PASS|FAIL|UNRESOLVED|UNTESTED|UNSUPPORTED|XFAIL|UNDEFINED)\]\s*$")
 
 
+def parse_kmemleak(lines, res, symbols, tag):
+    """kmemleak's report between FTX-KMEMLEAK-BEGIN/END: fail on leaks whose
+    backtrace runs through tracing code, the samples or the series."""
+    inside, reports, cur = False, [], None
+    for line in lines:
+        if line.startswith("FTX-KMEMLEAK-BEGIN"):
+            inside = True
+            continue
+        if line.startswith("FTX-KMEMLEAK-END"):
+            inside = False
+            continue
+        if not inside:
+            continue
+        if line.startswith("unreferenced object"):
+            cur = [line]
+            reports.append(cur)
+        elif cur is not None:
+            cur.append(line)
+    if not lines or not any(l.startswith("FTX-KMEMLEAK-BEGIN") for l in lines):
+        return None
+    ours = []
+    for rep in reports:
+        frames = [m.group(1) for m in (re.search(r"\] ([A-Za-z0-9_.]+)\+0x", l) for l in rep) if m]
+        if any(f in symbols for f in frames):
+            ours.append(rep)
+    if ours:
+        res.add("kmemleak", "no-leak-in-tracing" + tag, FAIL,
+                "%d leaks in tracing code, samples or the series:\n%s"
+                % (len(ours), "\n".join("\n".join(r[:14]) for r in ours[:3])))
+    else:
+        res.add("kmemleak", "no-leak-in-tracing" + tag, PASS,
+                "%d suspected leaks elsewhere" % len(reports) if reports else "")
+    return len(reports), len(ours)
+
+
 def parse_results_channel(lines, res, index, xfail, seen_xfail):
     cat = None
     totals = collections.OrderedDict()
     for line in lines:
+        m = re.match(r"FTX-(FUZZ|STRESS) (.*)", line)
+        if m:
+            res.notes.append("%s: %s" % (m.group(1).lower(), m.group(2)))
+            continue
         m = re.match(r"FTX-RESULT (\S+) (\S+) (PASS|FAIL|SKIP)\s*(.*)", line)
         if m:
             res.add(m.group(1), m.group(2), m.group(3), m.group(4))
@@ -217,6 +257,8 @@ def main():
     ap.add_argument("--xfail")
     ap.add_argument("--host", action="append", default=[], help="host FTX-RESULT file")
     ap.add_argument("--no-kunit", action="store_true")
+    ap.add_argument("--kmemleak-symbols",
+                    help="functions whose leaks fail the run (one per line)")
     ap.add_argument("--summary-json")
     args = ap.parse_args()
 
@@ -237,6 +279,12 @@ def main():
             results = args.results[i] if i < len(args.results) else None
             totals.update(parse_results_channel(read_lines(results), res, index, xfail, seen))
             scan_console(read_lines(con), res, True, tag)
+            if args.kmemleak_symbols:
+                syms = set(read_lines(args.kmemleak_symbols))
+                km = parse_kmemleak(read_lines(results), res, syms, tag)
+                if km:
+                    res.notes.append("kmemleak%s: %d suspected leaks, %d in tracing/samples/series"
+                                     % (tag, km[0], km[1]))
         # A listed base failure that passes now is good news, but the list
         # must then be updated: say so without failing.
         ran = {c[1] for c in res.cases}
@@ -262,6 +310,11 @@ def main():
         print("\nftracetest's own totals per category:")
         for cat, t in totals.items():
             print("  %-22s %s" % (cat, ", ".join("%s %d" % (k, v) for k, v in t.items() if v)))
+
+    if res.notes:
+        print()
+        for n in res.notes:
+            print(n)
 
     skipped = [c for c in res.cases if c[2] == SKIP]
     if skipped:

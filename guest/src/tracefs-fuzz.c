@@ -2,15 +2,19 @@
 /*
  * tracefs-fuzz: bad input for tracefs files, seeded and reproducible.
  *
- *   tracefs-fuzz SEED OPS FILE:ERRNO,ERRNO... [FILE:ERRNO...]
+ *   tracefs-fuzz SEED OPS FILE:ERRNO,ERRNO... [dir:DIR:ERRNO,...] ...
  *
- * Runs OPS operations, each on a file picked at random: writes of random
- * bytes (up to 70000), of tokens that parsers get wrong ("-1", " 1",
- * "0x1", huge numbers, binary), of the two halves of a value in separate
- * writes, and reads of random sizes with O_NONBLOCK. Every failure must
- * carry one of the errnos listed for its file (EAGAIN is always allowed
- * for reads); anything else is counted as unexpected. The same SEED gives
- * the same operations.
+ * Runs OPS operations, each on a target picked at random. On a file:
+ * writes of random bytes (up to 70000), of tokens that parsers get wrong
+ * ("-1", " 1", "0x1", huge numbers, binary), of the two halves of a value
+ * in separate writes, reads of random sizes with O_NONBLOCK, ioctl() with
+ * random commands and arguments, and mmap() with random lengths, offsets
+ * and protections. On "dir:DIR": mkdir and rmdir of names from a small
+ * pool, valid and not (empty, ".", "..", 300 characters, control bytes).
+ * Every failure must carry one of the errnos listed for its target; reads
+ * may also give EAGAIN, ioctl ENOTTY/EINVAL/EFAULT, mmap ENODEV/EACCES/
+ * EINVAL/ENOMEM. Anything else is counted as unexpected. The same SEED
+ * gives the same operations.
  *
  * Prints one line per file ("FILE ops N ok N ERRNO N ... unexpected N")
  * and a last line "unexpected N". Exit status 0 if N is 0, 1 otherwise,
@@ -22,6 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_FILES	32
@@ -29,6 +36,7 @@
 
 struct target {
 	const char	*path;
+	int		is_dir;
 	char		allowed[NR_ERRNOS];
 	long		ops, ok;
 	long		err[NR_ERRNOS];
@@ -53,6 +61,8 @@ static const struct { const char *name; int no; } names[] = {
 	{ "ENOSPC", ENOSPC }, { "EINTR", EINTR }, { "E2BIG", E2BIG },
 	{ "ERANGE", ERANGE }, { "EEXIST", EEXIST }, { "ENOTTY", ENOTTY },
 	{ "EBADF", EBADF }, { "EIO", EIO }, { "EOPNOTSUPP", EOPNOTSUPP },
+	{ "ENAMETOOLONG", ENAMETOOLONG }, { "ENOTEMPTY", ENOTEMPTY },
+	{ "ENOTDIR", ENOTDIR }, { "EROFS", EROFS },
 };
 
 static const char *errname(int no)
@@ -83,7 +93,25 @@ static const char * const tokens[] = {
 
 static char buf[70001];
 
-static void note(struct target *t, long ret, int read_op)
+enum { OP_WRITE, OP_READ, OP_IOCTL, OP_MMAP, OP_DIR };
+
+static const char *op_names[] = { "write", "read", "ioctl", "mmap", "mkdir/rmdir" };
+
+/* errnos that an operation may always give, whatever the target */
+static int always_allowed(int op, int e)
+{
+	switch (op) {
+	case OP_READ:
+		return e == EAGAIN;
+	case OP_IOCTL:
+		return e == ENOTTY || e == EINVAL || e == EFAULT;
+	case OP_MMAP:
+		return e == ENODEV || e == EACCES || e == EINVAL || e == ENOMEM;
+	}
+	return 0;
+}
+
+static void note(struct target *t, long ret, int op)
 {
 	t->ops++;
 	if (ret >= 0) {
@@ -93,11 +121,11 @@ static void note(struct target *t, long ret, int read_op)
 	if (errno >= 0 && errno < NR_ERRNOS)
 		t->err[errno]++;
 	if (errno < 0 || errno >= NR_ERRNOS ||
-	    !(t->allowed[errno] || (read_op && errno == EAGAIN))) {
+	    !(t->allowed[errno] || always_allowed(op, errno))) {
 		/* the first few in full, then only the counts */
 		if (t->unexpected++ < 5)
 			fprintf(stderr, "unexpected: %s on %s: %s\n",
-				read_op ? "read" : "write", t->path, strerror(errno));
+				op_names[op], t->path, strerror(errno));
 	}
 }
 
@@ -113,49 +141,107 @@ static long do_write(const char *path, const void *data, size_t len)
 	return ret;
 }
 
+static const char * const dir_names[] = {
+	"fuzz-0", "fuzz-1", "fuzz-2", "", ".", "..", "a\nb", "\x01\x7f",
+	"with space", "fuzz-0/inner",
+};
+
+static void dir_op(struct target *t)
+{
+	char path[512], name[320];
+	unsigned int i = rnd(sizeof(dir_names) / sizeof(dir_names[0]) + 1);
+
+	if (i == sizeof(dir_names) / sizeof(dir_names[0])) {
+		/* longer than NAME_MAX */
+		memset(name, 'n', 300);
+		name[300] = '\0';
+	} else {
+		snprintf(name, sizeof(name), "%s", dir_names[i]);
+	}
+	snprintf(path, sizeof(path), "%s/%s", t->path, name);
+	if (rnd(2))
+		note(t, mkdir(path, 0755), OP_DIR);
+	else
+		note(t, rmdir(path), OP_DIR);
+}
+
 static void one_op(struct target *t)
 {
 	size_t len, i;
 	long ret;
+	void *map;
 	int fd;
 
-	switch (rnd(6)) {
+	if (t->is_dir) {
+		dir_op(t);
+		return;
+	}
+
+	switch (rnd(8)) {
 	case 0:		/* random bytes, up to 70000 */
 		len = rnd(sizeof(buf));
 		for (i = 0; i < len; i++)
 			buf[i] = rnd(256);
-		note(t, do_write(t->path, buf, len), 0);
+		note(t, do_write(t->path, buf, len), OP_WRITE);
 		break;
 	case 1:
 	case 2:		/* a token */
 		i = rnd(sizeof(tokens) / sizeof(tokens[0]));
-		note(t, do_write(t->path, tokens[i], strlen(tokens[i])), 0);
+		note(t, do_write(t->path, tokens[i], strlen(tokens[i])), OP_WRITE);
 		break;
 	case 3:		/* a value in two writes on one descriptor */
 		fd = open(t->path, O_WRONLY);
 		if (fd < 0) {
-			note(t, -1, 0);
+			note(t, -1, OP_WRITE);
 			break;
 		}
 		ret = write(fd, "1", 1);
-		note(t, ret, 0);
+		note(t, ret, OP_WRITE);
 		ret = write(fd, "\n", 1);
-		note(t, ret, 0);
+		note(t, ret, OP_WRITE);
 		close(fd);
 		break;
 	case 4:		/* a long run of digits */
 		len = 1 + rnd(5000);
 		memset(buf, '1', len);
-		note(t, do_write(t->path, buf, len), 0);
+		note(t, do_write(t->path, buf, len), OP_WRITE);
+		break;
+	case 5:		/* ioctl, random command and argument */
+		fd = open(t->path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			note(t, -1, OP_READ);
+			break;
+		}
+		ret = ioctl(fd, rnd(4) ? rnd(0x100) : (unsigned long)rnd(~0U),
+			    rnd(2) ? 0UL : (unsigned long)rnd(~0U));
+		note(t, ret, OP_IOCTL);
+		close(fd);
+		break;
+	case 6:		/* mmap, random length, offset and protection */
+		fd = open(t->path, rnd(2) ? O_RDONLY : O_RDWR);
+		if (fd < 0) {
+			note(t, -1, OP_READ);
+			break;
+		}
+		len = (1 + rnd(64)) * 4096;
+		map = mmap(NULL, len, rnd(2) ? PROT_READ : PROT_READ | PROT_WRITE,
+			   MAP_SHARED, fd, (off_t)rnd(16) * 4096);
+		if (map == MAP_FAILED) {
+			note(t, -1, OP_MMAP);
+		} else {
+			note(t, 0, OP_MMAP);
+			munmap(map, len);
+		}
+		close(fd);
 		break;
 	default:	/* read, never blocking */
 		fd = open(t->path, O_RDONLY | O_NONBLOCK);
 		if (fd < 0) {
-			note(t, -1, 1);
+			note(t, -1, OP_READ);
 			break;
 		}
 		ret = read(fd, buf, 1 + rnd(sizeof(buf) - 1));
-		note(t, ret, 1);
+		note(t, ret, OP_READ);
 		close(fd);
 		break;
 	}
@@ -178,6 +264,10 @@ int main(int argc, char **argv)
 		char *colon = strrchr(argv[a], ':'), *tok;
 
 		t[n].path = argv[a];
+		if (!strncmp(argv[a], "dir:", 4)) {
+			t[n].is_dir = 1;
+			t[n].path = argv[a] + 4;
+		}
 		if (!colon)
 			continue;
 		*colon = '\0';

@@ -15,6 +15,13 @@ else
 	result $S record FAIL "trace-cmd record failed"
 fi
 trace-cmd report -i /tmp/tc.dat >/tmp/tc-report.txt 2>/tmp/tc-report.err
+if ! grep -q "sched_switch:" /tmp/tc-report.txt; then
+	echo "--- record log, report head, state of the top-level buffer"
+	cat /tmp/tc-record.log
+	head -20 /tmp/tc-report.txt /tmp/tc-report.err
+	echo "tracing_on=$(cat $TRACEFS/tracing_on) buffer_size_kb=$(cat $TRACEFS/buffer_size_kb)" \
+		"snapshot_enabled=$(cat $TRACEFS/snapshot_enabled 2>/dev/null)"
+fi
 check $S report:sched_switch "no sched_switch in the report" -- grep -q "sched_switch:" /tmp/tc-report.txt
 check $S report:exec "no sched_process_exec of /bin/true in the report" -- \
 	grep -q "sched_process_exec:.*filename=/bin/true" /tmp/tc-report.txt

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Bad input for the tracefs ABI that the series adds or changes, and the
+# files around it: snapshot_enabled, snapshot_pipe (top level, instance,
+# per CPU), snapshot, buffer_size_kb, set_event, set_ftrace_filter,
+# trace_pipe_raw and mkdir/rmdir in instances/. Random, oversized, binary
+# and split writes, non-blocking reads, random ioctls and mmaps, from two
+# seeded fuzzers at once. Only errnos may come back, from the documented
+# set of each file; the console must stay clean (checked by the host).
+# (The files 6.1 already had answer a number out of range with ERANGE,
+# from kstrtoul(); the series' files answer EINVAL, as documented.)
+. /guest/lib.sh
+
+S=fuzz-tracefs
+SEED=${FUZZ_SEED:-20261122}
+OPS=${FUZZ_OPS:-2000}
+T=$TRACEFS
+I=$T/instances/fuzz
+mkdir $I || { result $S setup FAIL "mkdir $I"; exit 0; }
+
+SNAP=EINVAL,EBUSY,ENOMEM
+files="$T/snapshot_enabled:$SNAP $T/snapshot_pipe:$SNAP $T/per_cpu/cpu0/snapshot_pipe:EINVAL,EBUSY
+$I/snapshot_enabled:$SNAP $I/snapshot_pipe:$SNAP $I/per_cpu/cpu1/snapshot_pipe:EINVAL,EBUSY
+$T/snapshot:$SNAP,ERANGE $I/snapshot:$SNAP,ERANGE
+$I/buffer_size_kb:EINVAL,ENOMEM,EBUSY,ERANGE $I/set_event:EINVAL,ENOENT,ENOMEM
+$I/set_ftrace_filter:EINVAL,ENODEV,ENOMEM,EBUSY $I/per_cpu/cpu0/trace_pipe_raw:EINVAL,EBUSY
+dir:$T/instances:EEXIST,EINVAL,ENOENT,EBUSY,ENAMETOOLONG,ENOTEMPTY,ENOMEM,EPERM"
+
+echo "seeds $SEED and $((SEED + 1)), $OPS operations each"
+tracefs-fuzz $SEED $OPS $files >/tmp/fuzz1.out 2>&1 &
+p1=$!
+tracefs-fuzz $((SEED + 1)) $OPS $files >/tmp/fuzz2.out 2>&1 &
+p2=$!
+wait $p1
+r1=$?
+wait $p2
+r2=$?
+cat /tmp/fuzz1.out /tmp/fuzz2.out
+total=$(cat /tmp/fuzz1.out /tmp/fuzz2.out | awk '$2 == "ops" {s += $3} END {print s + 0}')
+echo "fuzz operations tried: $total"
+emit "FTX-FUZZ ops=$total seeds=$SEED,$((SEED + 1))"
+check $S seed-$SEED "undocumented errnos (seed $SEED)" -- test $r1 -eq 0
+check $S seed-$((SEED + 1)) "undocumented errnos (seed $((SEED + 1)))" -- test $r2 -eq 0
+
+# Leave nothing behind: spare buffers, and every instance the fuzzers made
+echo 0 >$T/snapshot
+find $T/instances -mindepth 1 -maxdepth 1 -type d -exec rmdir {} \; 2>/dev/null
+left=$(find $T/instances -mindepth 1 -maxdepth 1 | wc -l)
+check $S cleanup "$left instances left behind" -- test "$left" -eq 0
