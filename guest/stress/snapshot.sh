@@ -17,6 +17,13 @@ mkdir $I || { result $S setup FAIL "mkdir $I"; exit 0; }
 if [ "$MODE" = both ]; then echo 64 >$I/buffer_size_kb; else echo 8 >$I/buffer_size_kb; fi
 echo 1 >$I/snapshot_enabled
 
+# A first burst, frozen in a snapshot before any reader runs: the
+# snapshot_pipe reader has something to read however the readers and the
+# writers are scheduled (on a slow debug kernel, trace_pipe can take all
+# the rest before a snapshot does)
+taskset -c 0 tracefs-pipe markers $I/trace_marker w0b0 $BURST >/tmp/ss-w0
+tracefs-pipe errno $I/snapshot_pipe 1 >/tmp/ss-swaps
+
 if [ "$MODE" = both ]; then
 	cat $I/trace_pipe >/tmp/ss-tp &
 	tp=$!
@@ -29,21 +36,20 @@ sp=$!
 
 # writers, one per CPU, in bursts of numbered markers until the deadline
 end=$(($(secs) + DUR))
-writer() { # cpu
-	b=0
-	: >/tmp/ss-w$1
+writer() { # cpu first-burst
+	b=$2
 	while [ "$(secs)" -lt $end ]; do
 		taskset -c $1 tracefs-pipe markers $I/trace_marker w$1b$b $BURST >>/tmp/ss-w$1
 		b=$((b + 1))
 	done
 }
-writer 0 &
+: >/tmp/ss-w1
+writer 0 1 &
 w0=$!
-writer 1 &
+writer 1 0 &
 w1=$!
 
 # snapshots, until the writers are done
-: >/tmp/ss-swaps
 while kill -0 $w0 2>/dev/null || kill -0 $w1 2>/dev/null; do
 	tracefs-pipe errno $I/snapshot_pipe 1 >>/tmp/ss-swaps
 	sleep 0.05

@@ -45,5 +45,28 @@ check $S splice "splice moved nothing: $out" -- sh -c "echo '$out' | grep -q '^S
 check $S splice-consumed "splice did not consume the snapshot" -- \
 	test "$(tracefs-pipe nonblock $P)" = EAGAIN
 
+# A one-CPU swap (per_cpu/cpu0/snapshot) wakes the per-CPU snapshot_pipe
+# poller: nothing writes to the spare buffer, so any data makes it readable
+C0=$I/per_cpu/cpu0
+tracefs-pipe poll $C0/snapshot_pipe 20000 >/tmp/poll-cpu.out &
+pid=$!
+sleep 0.3
+taskset -c 0 sh -c "echo 'cpu0 event' >$I/trace_marker"
+echo 1 >$C0/snapshot
+wait $pid
+check $S percpu-poll-wakes-on-cpu-swap "per-CPU poll() missed a one-CPU swap: $(cat /tmp/poll-cpu.out)" -- \
+	grep -qx READY /tmp/poll-cpu.out
+
+# A blocked per-CPU trace_pipe reader is woken when a one-CPU swap brings
+# data back into the live buffer (the swap moves its CPU buffer away): the
+# spare holds "cpu0 event" now, the live buffer of CPU 0 nothing
+timeout 10 head -n 1 $C0/trace_pipe >/tmp/tp-cpu.out &
+pid=$!
+sleep 0.5
+echo 1 >$C0/snapshot
+wait $pid
+check $S percpu-trace-pipe-wakes-on-cpu-swap "per-CPU trace_pipe reader not woken by a one-CPU swap" -- \
+	grep -q "cpu0 event" /tmp/tp-cpu.out
+
 echo 0 >$I/snapshot_enabled
 rmdir $I || result $S cleanup FAIL "rmdir $I"
