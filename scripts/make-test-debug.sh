@@ -6,7 +6,7 @@
 # fuzzer) and the ftracetest categories of guest/ftracetest-debug.list,
 # then a kmemleak scan. Any report on a console fails the run, and so does
 # a kmemleak report in tracing code, the samples or the series.
-#   TIMEOUT=seconds   guest time limit (default 3600)
+#   TIMEOUT=seconds   guest time limit (default 2400: 2x the usual 18 min)
 #   STRESS=seconds    stress driver time (default 20)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +31,7 @@ OBJ=$BUILD/obj-debug
 	xargs -r nm --defined-only 2>/dev/null | awk 'NF == 3 && $2 ~ /[tT]/ {print $3}' |
 	sort -u >"$LOGDIR/kmemleak-symbols.txt"
 
-tmo=${TIMEOUT:-3600}
+tmo=${TIMEOUT:-2400}
 lane="ftx.lane=debug ftx.stress=${STRESS:-20}"
 rm -f "$LOGDIR"/console-test-debug*.log "$LOGDIR"/results-test-debug*.log
 TAG=probe "$TOP/scripts/qemu-run.sh" debug probe 60 >/dev/null
