@@ -86,6 +86,10 @@ build_checked() {
 	make -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" olddefconfig prepare >"$log" 2>&1
 	for d in $dirs; do
 		[ -d "$tree/$d" ] && targets+=("$d/")
+		# W=1 warnings come from the compiler: compile every file again
+		# (ccache replays the warnings), or an incremental build of one
+		# side would report fewer than the other
+		[ -d "$obj/$d" ] && find "$obj/$d" -name '*.o' -delete
 	done
 	make -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" C=2 W=1 "${targets[@]}" >>"$log" 2>&1
 }
