@@ -4,7 +4,10 @@
 # time. Every event written must be read exactly once or be counted as
 # lost ("[LOST n EVENTS]" in the readers' output). The second phase runs
 # without the trace_pipe reader, so that the live buffer overruns between
-# snapshots and the snapshot reader has losses to count.
+# snapshots and the snapshot reader has losses to count. The third reads
+# each CPU with its own trace_pipe and snapshot_pipe readers while
+# one-CPU swaps (per_cpu/cpuN/snapshot) and a snapshot trigger firing in
+# hardirq context (hrtimer_expire_entry) swap under them.
 . /guest/lib.sh
 
 run_phase() {
@@ -14,7 +17,7 @@ BURST=${STRESS_BURST:-300}
 I=$TRACEFS/instances/snapstress
 mkdir $I || { result $S setup FAIL "mkdir $I"; exit 0; }
 # small buffers, so that writers overrun readers now and then
-if [ "$MODE" = both ]; then echo 64 >$I/buffer_size_kb; else echo 8 >$I/buffer_size_kb; fi
+if [ "$MODE" = snapshot-only ]; then echo 8 >$I/buffer_size_kb; else echo 64 >$I/buffer_size_kb; fi
 echo 1 >$I/snapshot_enabled
 
 # A first burst, frozen in a snapshot before any reader runs: the
@@ -24,15 +27,31 @@ echo 1 >$I/snapshot_enabled
 taskset -c 0 tracefs-pipe markers $I/trace_marker w0b0 $BURST >/tmp/ss-w0
 tracefs-pipe errno $I/snapshot_pipe 1 >/tmp/ss-swaps
 
-if [ "$MODE" = both ]; then
+readers=
+: >/tmp/ss-tp
+: >/tmp/ss-sp
+case $MODE in
+both)
 	cat $I/trace_pipe >/tmp/ss-tp &
-	tp=$!
-else
-	: >/tmp/ss-tp
-	tp=
-fi
-cat $I/snapshot_pipe >/tmp/ss-sp &
-sp=$!
+	readers="$readers $!"
+	cat $I/snapshot_pipe >/tmp/ss-sp &
+	readers="$readers $!"
+	;;
+snapshot-only)
+	cat $I/snapshot_pipe >/tmp/ss-sp &
+	readers="$readers $!"
+	;;
+percpu)
+	for c in 0 1; do
+		cat $I/per_cpu/cpu$c/trace_pipe >/tmp/ss-tp$c &
+		readers="$readers $!"
+		cat $I/per_cpu/cpu$c/snapshot_pipe >/tmp/ss-sp$c &
+		readers="$readers $!"
+	done
+	# swaps from hardirq context, a bounded number of them
+	echo 'snapshot:400' >$I/events/timer/hrtimer_expire_entry/trigger
+	;;
+esac
 
 # writers, one per CPU, in bursts of numbered markers until the deadline
 end=$(($(secs) + DUR))
@@ -49,32 +68,49 @@ w0=$!
 writer 1 0 &
 w1=$!
 
-# snapshots, until the writers are done
+# snapshots, until the writers are done: whole ones, and in the percpu
+# phase one CPU's too
+n=0
 while kill -0 $w0 2>/dev/null || kill -0 $w1 2>/dev/null; do
-	tracefs-pipe errno $I/snapshot_pipe 1 >>/tmp/ss-swaps
+	if [ "$MODE" = percpu ] && [ $((n % 3)) -ne 0 ]; then
+		tracefs-pipe errno $I/per_cpu/cpu$((n % 2))/snapshot 1 >>/tmp/ss-swaps
+	else
+		tracefs-pipe errno $I/snapshot_pipe 1 >>/tmp/ss-swaps
+	fi
+	n=$((n + 1))
 	sleep 0.05
 done
 wait $w0 $w1
 tracefs-pipe errno $I/snapshot_pipe 1 >>/tmp/ss-swaps
+if [ "$MODE" = percpu ]; then
+	trig=$(grep -o 'snapshot:count=[0-9]*' $I/events/timer/hrtimer_expire_entry/trigger || echo none)
+	echo '!snapshot' >$I/events/timer/hrtimer_expire_entry/trigger
+fi
 
 # let the readers drain both buffers, then stop them
 last=-1
 for i in $(seq 60); do
-	now=$(cat /tmp/ss-tp /tmp/ss-sp | wc -l)
+	now=$(cat /tmp/ss-tp* /tmp/ss-sp* | wc -l)
 	[ "$now" = "$last" ] && break
 	last=$now
 	sleep 0.5
 done
-alive=""
-[ -n "$tp" ] && kill -0 $tp 2>/dev/null && alive="$alive trace_pipe"
-kill -0 $sp 2>/dev/null && alive="$alive snapshot_pipe"
-kill $tp $sp 2>/dev/null
-wait $tp $sp 2>/dev/null
+alive=0
+for r in $readers; do
+	kill -0 $r 2>/dev/null && alive=$((alive + 1))
+done
+kill $readers 2>/dev/null
+wait $readers 2>/dev/null
+if [ "$MODE" = percpu ]; then
+	cat /tmp/ss-tp0 /tmp/ss-tp1 >>/tmp/ss-tp
+	cat /tmp/ss-sp0 /tmp/ss-sp1 >>/tmp/ss-sp
+	rm -f /tmp/ss-tp0 /tmp/ss-tp1 /tmp/ss-sp0 /tmp/ss-sp1
+fi
 # whatever is still in the buffers counts as read (without a trace_pipe
 # reader, the live buffer keeps what the last snapshot did not take)
 tracefs-pipe dump $I/trace_pipe >>/tmp/ss-tp
 tracefs-pipe dump $I/snapshot_pipe >>/tmp/ss-sp
-echo "readers still running at the end:$alive"
+echo "readers still running at the end: $alive"
 written=$(cat /tmp/ss-w0 /tmp/ss-w1 | awk '{s+=$1} END {print s+0}')
 bursts=$(cat /tmp/ss-w0 /tmp/ss-w1 | wc -l)
 cat /tmp/ss-tp /tmp/ss-sp | grep -o 'w[01]b[0-9]*:[0-9]*' >/tmp/ss-read
@@ -86,6 +122,7 @@ swaps=$(grep -c OK /tmp/ss-swaps || true)
 echo "written $written, read $read_unique (+$((read_total - read_unique)) twice), lost $lost (+$unknown uncounted), snapshots $swaps"
 echo "snapshot write results: $(sort /tmp/ss-swaps | uniq -c | tr '\n' ' ')"
 echo "read by trace_pipe $(grep -c 'w[01]b' /tmp/ss-tp), by snapshot_pipe $(grep -c 'w[01]b' /tmp/ss-sp)"
+[ "$MODE" = percpu ] && echo "trigger left: $trig (snapshot:count=400 at the start)"
 
 check $S all-written "the writers wrote $written of $((bursts * BURST))" -- \
 	test "$written" -eq $((bursts * BURST))
@@ -98,6 +135,12 @@ check $S read-plus-lost-is-written "read $read_unique + lost $lost != written $w
 	test $((read_unique + lost)) -eq "$written"
 check $S only-documented-errors "snapshot writes failed: $(grep -v OK /tmp/ss-swaps | sort -u | tr '\n' ' ')" -- \
 	sh -c "! grep -v -e OK -e EBUSY /tmp/ss-swaps"
+if [ "$MODE" = percpu ]; then
+	check $S one-cpu-swaps "no one-CPU snapshot was taken" -- \
+		test "$(grep -c OK /tmp/ss-swaps)" -gt 1
+	check $S trigger-swaps "the snapshot trigger never fired: $trig" -- \
+		sh -c "! echo '$trig' | grep -q -e 'count=400' -e none"
+fi
 
 echo 0 >$I/snapshot_enabled
 rmdir $I || result $S cleanup FAIL "rmdir $I"
@@ -106,4 +149,6 @@ rmdir $I || result $S cleanup FAIL "rmdir $I"
 MODE=both
 run_phase
 MODE=snapshot-only
+run_phase
+MODE=percpu
 run_phase
