@@ -2,7 +2,9 @@
 # Stress: writers on both CPUs, snapshots taken over and over, and a
 # streaming snapshot_pipe reader beside a trace_pipe reader, for a bounded
 # time. Every event written must be read exactly once or be counted as
-# lost ("[LOST n EVENTS]" in the readers' output). The second phase runs
+# lost ("[LOST n EVENTS]" in the readers' output) or as discarded (a
+# snapshot_pipe write discards what the previous snapshot still held
+# unread, and readers print the running total at each snapshot). The second phase runs
 # without the trace_pipe reader, so that the live buffer overruns between
 # snapshots and the snapshot reader has losses to count. The third reads
 # each CPU with its own trace_pipe and snapshot_pipe readers while
@@ -81,7 +83,6 @@ while kill -0 $w0 2>/dev/null || kill -0 $w1 2>/dev/null; do
 	sleep 0.05
 done
 wait $w0 $w1
-tracefs-pipe errno $I/snapshot_pipe 1 >>/tmp/ss-swaps
 if [ "$MODE" = percpu ]; then
 	trig=$(grep -o 'snapshot:count=[0-9]*' $I/events/timer/hrtimer_expire_entry/trigger || echo none)
 	echo '!snapshot' >$I/events/timer/hrtimer_expire_entry/trigger
@@ -106,10 +107,14 @@ if [ "$MODE" = percpu ]; then
 	cat /tmp/ss-sp0 /tmp/ss-sp1 >>/tmp/ss-sp
 	rm -f /tmp/ss-tp0 /tmp/ss-tp1 /tmp/ss-sp0 /tmp/ss-sp1
 fi
-# whatever is still in the buffers counts as read (without a trace_pipe
-# reader, the live buffer keeps what the last snapshot did not take)
-tracefs-pipe dump $I/trace_pipe >>/tmp/ss-tp
+# a last snapshot, of a last line at least, so that its boundary line
+# shows every discard; then whatever is still in the buffers counts as
+# read (without a trace_pipe reader, the live buffer keeps what the last
+# snapshot did not take)
+echo end >$I/trace_marker
+tracefs-pipe errno $I/snapshot_pipe 1 >>/tmp/ss-swaps
 tracefs-pipe dump $I/snapshot_pipe >>/tmp/ss-sp
+tracefs-pipe dump $I/trace_pipe >>/tmp/ss-tp
 echo "readers still running at the end: $alive"
 written=$(cat /tmp/ss-w0 /tmp/ss-w1 | awk '{s+=$1} END {print s+0}')
 bursts=$(cat /tmp/ss-w0 /tmp/ss-w1 | wc -l)
@@ -118,8 +123,10 @@ read_total=$(wc -l </tmp/ss-read)
 read_unique=$(sort -u /tmp/ss-read | wc -l)
 lost=$(cat /tmp/ss-tp /tmp/ss-sp | sed -n 's/.*\[LOST \([0-9]*\) EVENTS\].*/\1/p' | awk '{s+=$1} END {print s+0}')
 unknown=$(cat /tmp/ss-tp /tmp/ss-sp | grep -c '\[LOST EVENTS\]' || true)
+discarded=$(sed -n 's/^##### SNAPSHOT [0-9]* \[\([0-9]*\) EVENTS DISCARDED\] #####$/\1/p' /tmp/ss-sp | sort -n | tail -1)
+discarded=${discarded:-0}
 swaps=$(grep -c OK /tmp/ss-swaps || true)
-echo "written $written, read $read_unique (+$((read_total - read_unique)) twice), lost $lost (+$unknown uncounted), snapshots $swaps"
+echo "written $written, read $read_unique (+$((read_total - read_unique)) twice), lost $lost (+$unknown uncounted), discarded $discarded, snapshots $swaps"
 echo "snapshot write results: $(sort /tmp/ss-swaps | uniq -c | tr '\n' ' ')"
 echo "read by trace_pipe $(grep -c 'w[01]b' /tmp/ss-tp), by snapshot_pipe $(grep -c 'w[01]b' /tmp/ss-sp)"
 [ "$MODE" = percpu ] && echo "trigger left: $trig (snapshot:count=400 at the start)"
@@ -131,8 +138,10 @@ check $S snapshot-pipe-read "snapshot_pipe read nothing" -- grep -q 'w[01]b' /tm
 check $S no-event-read-twice "$((read_total - read_unique)) events read twice" -- \
 	test "$read_total" -eq "$read_unique"
 check $S no-uncounted-loss "$unknown [LOST EVENTS] lines without a count" -- test "$unknown" -eq 0
-check $S read-plus-lost-is-written "read $read_unique + lost $lost != written $written" -- \
-	test $((read_unique + lost)) -eq "$written"
+check $S read-plus-lost-is-written "read $read_unique + lost $lost + discarded $discarded != written $written" -- \
+	test $((read_unique + lost + discarded)) -eq "$written"
+check $S snapshot-boundaries "snapshot_pipe printed no boundary line" -- \
+	grep -q '^##### SNAPSHOT [0-9]* \[[0-9]* EVENTS DISCARDED\] #####$' /tmp/ss-sp
 check $S only-documented-errors "snapshot writes failed: $(grep -v OK /tmp/ss-swaps | sort -u | tr '\n' ' ')" -- \
 	sh -c "! grep -v -e OK -e EBUSY /tmp/ss-swaps"
 if [ "$MODE" = percpu ]; then
