@@ -8,6 +8,8 @@
  *                                     "TIMEOUT"
  *   tracefs-pipe splice FILE          splice into a pipe until EAGAIN;
  *                                     prints "SPLICED <bytes>"
+ *   tracefs-pipe splicedump FILE      the same, copying what the pipe
+ *                                     got to stdout
  *   tracefs-pipe drain FILE           read (O_NONBLOCK) until EAGAIN;
  *                                     prints "<bytes> <lines> <ns>"
  *   tracefs-pipe dump FILE            read (O_NONBLOCK) until EAGAIN and
@@ -77,7 +79,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s nonblock|poll|splice|drain|write|errno FILE ...\n",
+		fprintf(stderr, "usage: %s nonblock|poll|splice|splicedump|drain|dump|write|errno|markers FILE ...\n",
 			argv[0]);
 		return 2;
 	}
@@ -105,7 +107,8 @@ int main(int argc, char **argv)
 			printf("%s\n", errname(errno));
 		else
 			printf("%s\n", r && (p.revents & POLLIN) ? "READY" : "TIMEOUT");
-	} else if (!strcmp(op, "splice")) {
+	} else if (!strcmp(op, "splice") || !strcmp(op, "splicedump")) {
+		int dump = !strcmp(op, "splicedump");
 		long long total = 0;
 		int pfd[2];
 		ssize_t r;
@@ -124,12 +127,14 @@ int main(int argc, char **argv)
 
 				if (n <= 0)
 					break;
+				if (dump && write(1, buf, n) != n)
+					return 2;
 				r -= n;
 			}
 		}
 		if (r < 0 && errno != EAGAIN)
 			printf("%s\n", errname(errno));
-		else
+		else if (!dump)
 			printf("SPLICED %lld\n", total);
 	} else if (!strcmp(op, "drain")) {
 		long long bytes = 0, lines = 0, t0;

@@ -45,6 +45,35 @@ check $S splice "splice moved nothing: $out" -- sh -c "echo '$out' | grep -q '^S
 check $S splice-consumed "splice did not consume the snapshot" -- \
 	test "$(tracefs-pipe nonblock $P)" = EAGAIN
 
+# splice's content: each line once, in order, also when a snapshot
+# (echo 1 > snapshot: it discards nothing) swaps under the splice; what
+# the swap moved back to the live buffer is read there
+taskset -c 0 tracefs-pipe markers $I/trace_marker sp 300 >/dev/null
+echo 1 >$P
+tracefs-pipe splicedump $P >/tmp/splice1.out &
+pid=$!
+taskset -c 0 tracefs-pipe markers $I/trace_marker sq 300 >/dev/null
+echo 1 >$I/snapshot
+wait $pid
+tracefs-pipe splicedump $P >/tmp/splice2.out
+tracefs-pipe dump $I/trace_pipe >/tmp/splice-live.out
+cat /tmp/splice1.out /tmp/splice2.out /tmp/splice-live.out | grep -o 's[pq]:[0-9]*' >/tmp/splice.ids
+distinct=$(sort -u /tmp/splice.ids | wc -l)
+total=$(wc -l </tmp/splice.ids)
+check $S splice-all-once "of 600 lines, $distinct distinct and $total in all came out" -- \
+	test "$distinct" -eq 600 -a "$total" -eq 600
+# within each output, each tag's numbers increase
+in_order() { # file...
+	for f in "$@"; do
+		for t in sp sq; do
+			grep -o "$t:[0-9]*" "$f" | cut -d: -f2 >/tmp/order.$t
+			sort -n /tmp/order.$t | cmp -s - /tmp/order.$t || return 1
+		done
+	done
+}
+check $S splice-in-order "a splice output is out of order" -- \
+	in_order /tmp/splice1.out /tmp/splice2.out
+
 # A one-CPU swap (per_cpu/cpu0/snapshot) wakes the per-CPU snapshot_pipe
 # poller: nothing writes to the spare buffer, so any data makes it readable
 C0=$I/per_cpu/cpu0
