@@ -54,6 +54,10 @@ percpu)
 	echo 'snapshot:400' >$I/events/timer/hrtimer_expire_entry/trigger
 	;;
 esac
+# the frozen burst is the snapshot readers' first: let them start on it,
+# or the first snapshot_pipe write below would discard it (and count it)
+# before a slow kernel has scheduled them
+wait_for 60 sh -c "cat /tmp/ss-sp* | grep -q w0b0"
 
 # writers, one per CPU, in bursts of numbered markers until the deadline
 end=$(($(secs) + DUR))
