@@ -21,7 +21,9 @@ esac
 start=$(now)
 mkdir -p "$OBJ"
 
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+# The build's own cache, whatever the host's CCACHE_DIR says: make distclean
+# must drop it, and a host cache must not take the 8G limit or the hits.
+export CCACHE_DIR=$BUILD/ccache
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 # Objects differ only by path between flavours and runs: let ccache hash
 # relative paths so that build/obj-* and fresh clones share hits.

@@ -13,7 +13,8 @@ res() { echo "FTX-RESULT $S $*"; }
 
 [ -f "$BUILD/obj-test/.config" ] || die "build the test kernel first"
 BASE_TREE=$BUILD/linux-base
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+# the build's own cache, never the host's (see build-kernel.sh)
+export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 
 mapfile -t touched < <(git -C "$TREE" diff --name-only base..HEAD)
 srcs=()

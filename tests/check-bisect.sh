@@ -15,7 +15,8 @@ mapfile -t commits < <(git rev-list --reverse base..HEAD)
 OBJ=$BUILD/obj-bisect
 mkdir -p "$OBJ"
 [ -f "$BUILD/obj-test/.config" ] || die "build the test kernel first (make build)"
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+# the build's own cache, never the host's (see build-kernel.sh)
+export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 fails=0 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
