@@ -59,7 +59,7 @@ check-bisect: tree
 	@tests/check-bisect.sh
 
 clean:
-	rm -rf build/obj-* build/initramfs-* build/logs
+	rm -rf build/obj-* build/initramfs-* build/logs build/kvm-probe
 
 distclean:
 	rm -rf build
