@@ -57,3 +57,13 @@ series_patches() {
 nproc_build() {
 	nproc
 }
+
+# fuzz_seed_arg: the kernel command line word that replays the fuzzer's
+# seeds when FUZZ_SEED is set (the guest picks new ones otherwise).
+fuzz_seed_arg() {
+	[ -n "${FUZZ_SEED:-}" ] || return 0
+	case $FUZZ_SEED in
+	*[!0-9]*) die "FUZZ_SEED=$FUZZ_SEED: a decimal number, as the fuzzer printed it" ;;
+	esac
+	echo "ftx.fuzzseed=$FUZZ_SEED"
+}

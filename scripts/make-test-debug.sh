@@ -8,8 +8,11 @@
 # a kmemleak report in tracing code, the samples or the series.
 #   TIMEOUT=seconds   guest time limit (default 2400: 2x the usual 18 min)
 #   STRESS=seconds    stress driver time (default 20)
+#   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+fuzz=$(fuzz_seed_arg)
 
 : >"$LOGDIR/phases"
 t0=$(now)
@@ -32,7 +35,7 @@ OBJ=$BUILD/obj-debug
 	sort -u >"$LOGDIR/kmemleak-symbols.txt"
 
 tmo=${TIMEOUT:-2400}
-lane="ftx.lane=debug ftx.stress=${STRESS:-20}"
+lane="ftx.lane=debug ftx.stress=${STRESS:-20} $fuzz"
 rm -f "$LOGDIR"/console-test-debug*.log "$LOGDIR"/results-test-debug*.log
 TAG=probe "$TOP/scripts/qemu-run.sh" debug probe 60 >/dev/null
 s=$(now)

@@ -6,8 +6,11 @@
 # guest "a" runs the parts listed in tests/shard-a.list, guest "b" the rest.
 #   ONLY=part[,part]  run a subset, in one guest (see guest/run-tests.sh)
 #   TIMEOUT=seconds   guest time limit (default 1500: 3x the usual 8 min)
+#   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+fuzz=$(fuzz_seed_arg)
 
 : >"$LOGDIR/phases"
 t0=$(now)
@@ -26,17 +29,17 @@ rm -f "$LOGDIR"/console-test-[ab].log "$LOGDIR"/results-test-[ab].log
 parse_args=()
 qrc=0
 if [ -n "${ONLY:-}" ]; then
-	TAG=a "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.only=$ONLY" || qrc=$?
+	TAG=a "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.only=$ONLY $fuzz" || qrc=$?
 	parse_args+=(--console "$LOGDIR/console-test-a.log" --results "$LOGDIR/results-test-a.log")
 else
 	list=$(grep -v '^\s*#' "$TOP/tests/shard-a.list" | grep -v '^\s*$' | paste -sd,)
 	# one KVM probe (if any) before the two guests start
 	TAG=probe "$TOP/scripts/qemu-run.sh" test probe 60 >/dev/null
 	s=$(now)
-	(TAG=a "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.shard=a ftx.only=$list" 2>&1 |
+	(TAG=a "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.shard=a ftx.only=$list $fuzz" 2>&1 |
 		sed -u 's/^/[a] /') &
 	pa=$!
-	(TAG=b "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.shard=b ftx.skip=$list" 2>&1 |
+	(TAG=b "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.shard=b ftx.skip=$list $fuzz" 2>&1 |
 		sed -u 's/^/[b] /') &
 	pb=$!
 	wait $pa || qrc=1

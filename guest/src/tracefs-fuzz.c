@@ -251,14 +251,24 @@ int main(int argc, char **argv)
 {
 	static struct target t[MAX_FILES];
 	long ops, i, unexpected = 0;
+	unsigned long long seed;
 	int n = 0, a, e;
+	char *end;
 
 	if (argc < 4 || argc - 3 > MAX_FILES) {
 		fprintf(stderr, "usage: %s SEED OPS FILE:ERRNO,... ...\n", argv[0]);
 		return 2;
 	}
-	rng = strtoull(argv[1], NULL, 0) * 2654435761ULL + 1;
+	/* the seed names the run: a typo must not silently fuzz with 0 */
+	errno = 0;
+	seed = strtoull(argv[1], &end, 10);
+	if (errno || end == argv[1] || *end) {
+		fprintf(stderr, "bad seed '%s': a decimal number\n", argv[1]);
+		return 2;
+	}
+	rng = seed * 2654435761ULL + 1;
 	ops = atol(argv[2]);
+	printf("seed %llu, %ld operations\n", seed, ops);
 
 	for (a = 3; a < argc; a++, n++) {
 		char *colon = strrchr(argv[a], ':'), *tok;

@@ -14,7 +14,19 @@
 . /guest/lib.sh
 
 S=fuzz-tracefs
-SEED=${FUZZ_SEED:-20261122}
+# A new seed every run, so that CI explores new sequences over time;
+# ftx.fuzzseed=N on the kernel command line (make test FUZZ_SEED=N)
+# replays a run.
+SEED=
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	ftx.fuzzseed=*) SEED=${arg#ftx.fuzzseed=} ;;
+	esac
+done
+[ -n "$SEED" ] || SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+case $SEED in
+'' | *[!0-9]*) result $S seed FAIL "ftx.fuzzseed=$SEED is not a number"; exit 0 ;;
+esac
 OPS=${FUZZ_OPS:-2000}
 T=$TRACEFS
 I=$T/instances/fuzz
@@ -28,7 +40,7 @@ $I/buffer_size_kb:EINVAL,ENOMEM,EBUSY,ERANGE $I/set_event:EINVAL,ENOENT,ENOMEM
 $I/set_ftrace_filter:EINVAL,ENODEV,ENOMEM,EBUSY $I/per_cpu/cpu0/trace_pipe_raw:EINVAL,EBUSY
 dir:$T/instances:EEXIST,EINVAL,ENOENT,EBUSY,ENAMETOOLONG,ENOTEMPTY,ENOMEM,EPERM,ENODEV"
 
-echo "seeds $SEED and $((SEED + 1)), $OPS operations each"
+echo "seeds $SEED and $((SEED + 1)), $OPS operations each (make test FUZZ_SEED=$SEED replays them)"
 tracefs-fuzz $SEED $OPS $files >/tmp/fuzz1.out 2>&1 &
 p1=$!
 tracefs-fuzz $((SEED + 1)) $OPS $files >/tmp/fuzz2.out 2>&1 &
@@ -40,7 +52,7 @@ r2=$?
 cat /tmp/fuzz1.out /tmp/fuzz2.out
 total=$(cat /tmp/fuzz1.out /tmp/fuzz2.out | awk '$2 == "ops" {s += $3} END {print s + 0}')
 echo "fuzz operations tried: $total"
-emit "FTX-FUZZ ops=$total seeds=$SEED,$((SEED + 1))"
+emit "FTX-FUZZ ops=$total seeds=$SEED,$((SEED + 1)) (make test FUZZ_SEED=$SEED replays them)"
 check $S seed-$SEED "undocumented errnos (seed $SEED)" -- test $r1 -eq 0
 check $S seed-$((SEED + 1)) "undocumented errnos (seed $((SEED + 1)))" -- test $r2 -eq 0
 
