@@ -35,7 +35,9 @@ OBJ=$BUILD/obj-debug
 	sort -u >"$LOGDIR/kmemleak-symbols.txt"
 
 tmo=${TIMEOUT:-2400}
-lane="ftx.lane=debug ftx.stress=${STRESS:-20} $fuzz"
+# the debug kernel is slow: a workqueue pool may take 60 s, not 30, before
+# its lack of progress is reported (configs/debug.config)
+lane="ftx.lane=debug ftx.stress=${STRESS:-20} workqueue.watchdog_thresh=60 $fuzz"
 rm -f "$LOGDIR"/console-test-debug*.log "$LOGDIR"/results-test-debug*.log
 TAG=probe "$TOP/scripts/qemu-run.sh" debug probe 60 >/dev/null
 s=$(now)
