@@ -53,3 +53,31 @@ section() {
 	echo
 	echo "======== $* ========"
 }
+
+# run_limited SECONDS CMD...: run CMD in a session of its own and wait for
+# it. After SECONDS, kill the whole session (background helpers too) and
+# set timed_out=1, so that the caller can fail the part and go on.
+run_limited() {
+	_limit=$1
+	shift
+	timed_out=0
+	rm -f /tmp/ftx-timed-out
+	# A background job of a non-interactive shell is no group leader, so
+	# setsid execs in place: $! is the new session and process group. Its
+	# leader only waits: a session leader that opens a tty (result() opens
+	# ttyS1) makes it its controlling tty, which is hung up when it exits.
+	setsid sh -c '"$@" & wait $!' part "$@" &
+	_pid=$!
+	setsid sh -c 'sleep "$1"; : >/tmp/ftx-timed-out; kill -TERM -"$2"; sleep 10; kill -KILL -"$2"' \
+		watchdog "$_limit" "$_pid" 2>/dev/null &
+	_wd=$!
+	wait "$_pid"
+	_rc=$?
+	kill -KILL -"$_wd" 2>/dev/null
+	wait "$_wd" 2>/dev/null
+	if [ -e /tmp/ftx-timed-out ]; then
+		timed_out=1
+		kill -KILL -"$_pid" 2>/dev/null
+	fi
+	return $_rc
+}

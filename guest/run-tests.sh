@@ -3,18 +3,23 @@
 # result() from lib.sh; ftracetest's own log goes to the results channel.
 # ftx.only=PART[,PART...] on the kernel command line runs a subset
 # (parts: samples, trace-cmd, ftracetest, ftracetest:CATEGORY).
+# Every part runs under its own time limit (part_limit): one that hangs
+# fails with its name and the others still run. The results channel ends
+# with FTX-RUN-END; the host fails a log without it.
 . /guest/lib.sh
 
 only=
 skip=
 shard=
 lane=test
+stress=8
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	ftx.only=*) only=${arg#ftx.only=} ;;
 	ftx.skip=*) skip=${arg#ftx.skip=} ;;
 	ftx.shard=*) shard=${arg#ftx.shard=} ;;
 	ftx.lane=*) lane=${arg#ftx.lane=} ;;
+	ftx.stress=*) stress=${arg#ftx.stress=} ;;
 	esac
 done
 
@@ -38,15 +43,69 @@ want() {
 	in_list "$1" "$only"
 }
 
+# known_parts: every part this guest has (make-test.sh checks ONLY and
+# tests/shard-a.list against the same names on the host).
+known_parts() {
+	for _t in /guest/tests/*.sh; do
+		basename "$_t" .sh
+	done
+	echo ftracetest
+	for _d in /opt/ftracetest/test.d/*/; do
+		echo "ftracetest:$(basename "$_d")"
+	done
+	echo ftracetest:trigger/inter-event
+}
+
+# part_limit PART: the seconds PART may take before it is killed. About
+# twice the slowest time measured (README: direct 287 s; in the debug lane
+# 00basic 691 s and the fuzzer 799 s), and far above the hung-task timeout
+# (120 s, 240 s in the debug lane) so that a hang reports before the kill.
+part_limit() {
+	case $lane:$1 in
+	test:ftracetest:direct) echo 900 ;;
+	test:stress) echo $((300 + 3 * stress)) ;;
+	test:*) echo 400 ;;
+	debug:ftracetest:00basic | debug:fuzz-tracefs) echo 1500 ;;
+	debug:stress) echo $((600 + 10 * stress)) ;;
+	*) echo 900 ;;
+	esac
+}
+
+# timed_out_part PART SUITE LIMIT: fail a part that was killed, and put
+# tracing back to rest so that the next parts run at their usual speed.
+timed_out_part() {
+	result "$2" timeout FAIL "part $1 killed after ${3}s, its time limit"
+	echo nop >$TRACEFS/current_tracer 2>/dev/null
+	echo >$TRACEFS/set_event 2>/dev/null
+	echo >$TRACEFS/set_ftrace_filter 2>/dev/null
+	echo 1 >$TRACEFS/tracing_on 2>/dev/null
+}
+
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
 emit "FTX-RUN-BEGIN kernel=$(uname -r)"
+: >/tmp/ftx-parts-ran
+
+# A part named on the command line that does not exist would silently run
+# nothing (a typo in ONLY or in tests/shard-a.list): fail it.
+for p in $(echo "$only,$skip" | tr , ' '); do
+	known_parts | grep -qxF -- "$p" ||
+		result parts "$p" FAIL "unknown part in ftx.only/ftx.skip; known: $(known_parts | tr '\n' ' ')"
+done
 
 for t in /guest/tests/*.sh; do
 	name=$(basename "$t" .sh)
 	want "$name" || continue
 	section "$name"
+	echo "$name" >>/tmp/ftx-parts-ran
 	t0=$(secs)
-	sh "$t" || result "$name" script FAIL "exit status $?"
+	limit=$(part_limit "$name")
+	run_limited "$limit" sh "$t"
+	rc=$?
+	if [ "$timed_out" = 1 ]; then
+		timed_out_part "$name" "$name" "$limit"
+	elif [ $rc -ne 0 ]; then
+		result "$name" script FAIL "exit status $rc"
+	fi
 	emit "FTX-TIME $name $(($(secs) - t0))"
 done
 
@@ -57,12 +116,19 @@ run_ftracetest() {
 	shift
 	want "ftracetest:$cat" || return 0
 	section "ftracetest $cat"
+	echo "ftracetest:$cat" >>/tmp/ftx-parts-ran
 	logdir=/tmp/ftracetest-logs/$(echo "$cat" | tr / _)
 	t0=$(secs)
-	(cd /opt/ftracetest && ./ftracetest -v -l "$logdir" "$@")
+	limit=$(part_limit "ftracetest:$cat")
+	cd /opt/ftracetest || return 0
+	run_limited "$limit" ./ftracetest -v -l "$logdir" "$@"
 	rc=$?
+	cd / || return 0
 	secs_taken=$(($(secs) - t0))
 	echo "ftracetest $cat: exit $rc, ${secs_taken}s"
+	# the host checks the category's log against ftracetest's own totals
+	# and exit status: a killed run has no totals and fails there too
+	[ "$timed_out" = 1 ] && timed_out_part "ftracetest:$cat" "ftracetest/$cat" "$limit"
 	emit "FTX-FTRACETEST-BEGIN $cat rc=$rc secs=$secs_taken"
 	cat "$logdir/ftracetest.log" >>"$RESULTS" 2>/dev/null
 	emit "FTX-FTRACETEST-END $cat"
@@ -90,6 +156,9 @@ elif want ftracetest; then
 		fi
 	done
 fi
+
+# No part at all ran: a subset that selects nothing is no green run.
+[ -s /tmp/ftx-parts-ran ] || result parts selected FAIL "no part ran (ftx.only=$only ftx.skip=$skip)"
 
 # kmemleak (debug kernel): scan twice, as its documentation advises, and
 # hand the report to the host, which fails the run for leaks in tracing
