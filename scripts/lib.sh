@@ -67,3 +67,53 @@ fuzz_seed_arg() {
 	esac
 	echo "ftx.fuzzseed=$FUZZ_SEED"
 }
+
+# known_parts: the parts guest/run-tests.sh can run, one a line: its test
+# scripts, ftracetest and each category of the tree's ftracetest
+# (trigger/inter-event runs apart from trigger).
+known_parts() {
+	local t d
+	for t in "$TOP"/guest/tests/*.sh; do
+		basename "$t" .sh
+	done
+	echo ftracetest
+	for d in "$TREE"/tools/testing/selftests/ftrace/test.d/*/; do
+		echo "ftracetest:$(basename "$d")"
+	done
+	echo ftracetest:trigger/inter-event
+}
+
+# check_parts WHERE LIST: die unless the comma LIST names parts, all known.
+# A typo would otherwise run nothing and go green.
+check_parts() {
+	local where=$1 p n=0 known
+	known=$(known_parts)
+	for p in ${2//,/ }; do
+		n=$((n + 1))
+		grep -qxF -- "$p" <<<"$known" ||
+			die "$where: unknown part '$p'; the parts are: $(paste -sd' ' <<<"$known")"
+	done
+	[ $n -gt 0 ] || die "$where: names no part"
+}
+
+# expand_parts LANE LIST: the parts a run of the comma LIST runs, one a
+# line, with ftracetest as its categories (in the debug lane, those of
+# guest/ftracetest-debug.list). parse-results.py --expect-parts fails
+# each of them that did not run.
+expand_parts() {
+	local lane=$1 p item
+	for p in ${2//,/ }; do
+		if [ "$p" != ftracetest ]; then
+			echo "$p"
+		elif [ "$lane" = debug ]; then
+			grep -v '^\s*#' "$TOP/guest/ftracetest-debug.list" | grep -v '^\s*$' | while read -r item; do
+				case $item in
+				*.tc) echo "ftracetest:$(dirname "$item")" ;;
+				*) echo "ftracetest:$item" ;;
+				esac
+			done
+		else
+			known_parts | grep '^ftracetest:'
+		fi
+	done | sort -u
+}

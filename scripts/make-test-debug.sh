@@ -18,6 +18,8 @@ fuzz=$(fuzz_seed_arg)
 t0=$(now)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/prepare-tree.sh"
+# the parser fails every part of this list that did not run
+expand_parts debug "$(known_parts | grep -v : | paste -sd,)" >"$LOGDIR/parts-test-debug.txt"
 info "base: $BASE_PKG $(base_pkg_version), series: $(series_patches | wc -l) patches"
 # the static checks compare against the test kernel's config
 "$TOP/scripts/build-kernel.sh" test
@@ -61,6 +63,8 @@ for t in a b; do
 done
 "$TOP/scripts/parse-results.py" --tree "$TREE" "${args[@]}" \
 	--xfail "$TOP/tests/ftracetest-base-failures.txt" \
+	--expected-skips "$TOP/tests/expected-skips.txt" \
+	--expect-parts "$LOGDIR/parts-test-debug.txt" \
 	--host "$LOGDIR/host-static.txt" \
 	--kmemleak-symbols "$LOGDIR/kmemleak-symbols.txt" \
 	--summary-json "$LOGDIR/summary-test-debug.json" >"$LOGDIR/summary-test-debug.txt" || prc=$?

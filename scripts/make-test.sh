@@ -16,6 +16,16 @@ fuzz=$(fuzz_seed_arg)
 t0=$(now)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/prepare-tree.sh"
+# A typo in ONLY or in the shard list would run nothing and pass: stop
+# now, before the build. The parser fails every listed part that did not run.
+shard=$(grep -v '^\s*#' "$TOP/tests/shard-a.list" | grep -v '^\s*$' | paste -sd,)
+check_parts tests/shard-a.list "$shard"
+if [ -n "${ONLY:-}" ]; then
+	check_parts ONLY "$ONLY"
+	expand_parts test "$ONLY" >"$LOGDIR/parts-test.txt"
+else
+	expand_parts test "$(known_parts | grep -v : | paste -sd,)" >"$LOGDIR/parts-test.txt"
+fi
 info "base: $BASE_PKG $(base_pkg_version), kernel $(make -s -C "$TREE" kernelversion), series: $(series_patches | wc -l) patches"
 "$TOP/scripts/build-kernel.sh" test
 "$TOP/scripts/mkinitramfs.sh" test
@@ -32,14 +42,13 @@ if [ -n "${ONLY:-}" ]; then
 	TAG=a "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.only=$ONLY $fuzz" || qrc=$?
 	parse_args+=(--console "$LOGDIR/console-test-a.log" --results "$LOGDIR/results-test-a.log")
 else
-	list=$(grep -v '^\s*#' "$TOP/tests/shard-a.list" | grep -v '^\s*$' | paste -sd,)
 	# one KVM probe (if any) before the two guests start
 	TAG=probe "$TOP/scripts/qemu-run.sh" test probe 60 >/dev/null
 	s=$(now)
-	(TAG=a "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.shard=a ftx.only=$list $fuzz" 2>&1 |
+	(TAG=a "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.shard=a ftx.only=$shard $fuzz" 2>&1 |
 		sed -u 's/^/[a] /') &
 	pa=$!
-	(TAG=b "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.shard=b ftx.skip=$list $fuzz" 2>&1 |
+	(TAG=b "$TOP/scripts/qemu-run.sh" test test "$tmo" "ftx.shard=b ftx.skip=$shard $fuzz" 2>&1 |
 		sed -u 's/^/[b] /') &
 	pb=$!
 	wait $pa || qrc=1
@@ -54,6 +63,8 @@ s=$(now)
 prc=0
 "$TOP/scripts/parse-results.py" --tree "$TREE" "${parse_args[@]}" \
 	--xfail "$TOP/tests/ftracetest-base-failures.txt" \
+	--expected-skips "$TOP/tests/expected-skips.txt" \
+	--expect-parts "$LOGDIR/parts-test.txt" \
 	--host "$LOGDIR/host-series.txt" \
 	--summary-json "$LOGDIR/summary-test.json" >"$LOGDIR/summary-test.txt" || prc=$?
 phase_done parse "$s"

@@ -6,6 +6,13 @@ results channel (FTX-RESULT lines and ftracetest's own logs, written by the
 guest to ttyS1) and optional host-side result files. Prints a table, the
 failures with their details, and ends with "N passed, N failed" (plus
 ", N skipped" when there are skips). Exits 1 on any failure.
+
+A test that did not run is a failure unless a list says why it may not:
+SKIP, UNSUPPORTED, UNTESTED and XFAIL results must each match an entry of
+--expected-skips (the entry is named in the report); a results log must
+end with FTX-RUN-END; every ftracetest category must have run cases that
+agree with ftracetest's own totals and exit status; every part of
+--expect-parts must have run; KUnit is read from every console.
 """
 
 import argparse
@@ -21,6 +28,8 @@ PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 
 # Kernel reports that fail a run wherever they appear on the console. A
 # printk can land in the middle of a line of test output, so search anywhere.
+# "BUG: " also catches "BUG: workqueue lockup" (WQ_WATCHDOG) and
+# "watchdog: BUG: soft lockup" (SOFTLOCKUP_DETECTOR).
 SPLATS = [
     r"WARNING: CPU: \d+ PID: \d+",
     r"WARNING: .* at .*",
@@ -45,6 +54,20 @@ SPLATS = [
     r"ODEBUG: ",
 ]
 SPLAT_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*?(" + "|".join(SPLATS) + ")")
+KMEMLEAK_OFF_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*Kernel memory leak detector disabled")
+
+# ftracetest's result names and the words of its "# of ...:" totals
+FT_STATUSES = ["PASS", "FAIL", "UNRESOLVED", "UNTESTED", "UNSUPPORTED", "XFAIL", "UNDEFINED"]
+FT_TOTALS = {"passed": "PASS", "failed": "FAIL", "unresolved": "UNRESOLVED",
+             "untested": "UNTESTED", "unsupported": "UNSUPPORTED", "xfailed": "XFAIL",
+             "undefined(test bug)": "UNDEFINED"}
+FT_LINE = re.compile(
+    r"^\[(\d+)\](.*?)\s*\[(" + "|".join(FT_STATUSES) + r")\]\s*$")
+# statuses that make ftracetest exit non-zero (UNRESOLVED and UNSUPPORTED
+# only with --fail-unresolved/--fail-unsupported, which the guest does not use)
+FT_FAILING = ("FAIL", "UNDEFINED")
+# results that say a test did not run (or ran only part of itself)
+NOT_RUN = ("SKIP", "UNSUPPORTED", "UNTESTED", "XFAIL")
 
 
 class Results:
@@ -98,29 +121,122 @@ def read_xfail(path):
     return xfail
 
 
-FT_LINE = re.compile(
-    r"^\[(\d+)\](.*?)\s*\[(PASS|FAIL|UNRESOLVED|UNTESTED|UNSUPPORTED|XFAIL|UNDEFINED)\]\s*$")
+class ExpectedSkips:
+    """tests/expected-skips.txt: the results that say a test did not run
+    (SKIP, UNSUPPORTED, UNTESTED) or ran only to its expected failure
+    (XFAIL) and may do so, each with its reason. One per line:
+        <test>  <STATUS>  <reason>
+    <test> is an ftracetest case as its path under test.d[ (instance)], a
+    KUnit case as kunit:suite.case, any other result as SUITE:NAME."""
+
+    LINE = re.compile(r"^(\S+(?: \(instance\))?)\s+(" + "|".join(NOT_RUN) + r")\s+(\S.*)$")
+
+    def __init__(self, path, res):
+        self.path = path
+        self.name = os.path.basename(path) if path else "expected-skips"
+        self.entries = {}  # test -> (status, reason, line number)
+        self.seen = set()
+        if not path:
+            return
+        if not os.path.exists(path):
+            res.add("harness", self.name, FAIL, "%s does not exist" % path)
+            return
+        for n, line in enumerate(read_lines(path), 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            m = self.LINE.match(line.strip())
+            if not m:
+                # a typo must not quietly unlist (or list) a test
+                res.add("harness", "%s:%d" % (self.name, n), FAIL,
+                        "malformed entry %r: want '<test>  <%s>  <reason>'"
+                        % (line, "|".join(NOT_RUN)))
+                continue
+            self.entries[m.group(1)] = (m.group(2), m.group(3).strip(), n)
+
+    def verdict(self, res, suite, name, test, status, detail=""):
+        """Record a result that says the test did not run (fully)."""
+        got = status + (": " + detail if detail else "")
+        e = self.entries.get(test)
+        if e is None:
+            res.add(suite, name, FAIL, "%s; a test that did not run fails unless %s lists it "
+                    "(as '%s  %s  <reason>')" % (got, self.name, test, status))
+            return
+        want, reason, n = e
+        where = "%s:%d" % (self.name, n)
+        if want != status:
+            res.add(suite, name, FAIL, "%s, but %s expects %s (%s)" % (got, where, want, reason))
+            return
+        self.seen.add(test)
+        if status == "XFAIL":
+            # the test ran and ended in the outcome it is written to expect
+            res.add(suite, name, PASS, "XFAIL as %s expects: %s" % (where, reason))
+        else:
+            res.add(suite, name, SKIP, "%s, as %s expects: %s" % (got, where, reason))
+
+    @staticmethod
+    def group(test):
+        """The category or suite a test belongs to."""
+        if test.startswith("kunit:"):
+            return "kunit:" + test[len("kunit:"):].split(".")[0]
+        if ".tc" in test:
+            return os.path.dirname(test.split(" ")[0])
+        return test.split(":")[0]
+
+    def report_unseen(self, res, ran):
+        """A listed result that did not occur: say so (the list must stay
+        exact), but only where its test's category or suite ran at all.
+        ran: test -> the statuses it ran with."""
+        ran_groups = {self.group(t) for t in ran}
+        unchecked = 0
+        for test, (status, _, n) in sorted(self.entries.items(), key=lambda kv: kv[1][2]):
+            if test in self.seen:
+                continue
+            if test in ran:
+                res.notes.append("note: %s:%d lists %s as %s, but it ran with %s: update the list"
+                                 % (self.name, n, test, status, "/".join(sorted(ran[test]))))
+            elif self.group(test) in ran_groups:
+                res.notes.append("note: %s:%d lists %s as %s, but it did not appear although %s ran: "
+                                 "update the list" % (self.name, n, test, status, self.group(test)))
+            else:
+                unchecked += 1
+        if unchecked:
+            res.notes.append("note: %d entries of %s not checked: their category or suite did not run"
+                             % (unchecked, self.name))
 
 
 def parse_kmemleak(lines, res, symbols, tag):
     """kmemleak's report between FTX-KMEMLEAK-BEGIN/END: fail on leaks whose
-    backtrace runs through tracing code, the samples or the series."""
-    inside, reports, cur = False, [], None
+    backtrace runs through tracing code, the samples or the series, and
+    when kmemleak had switched itself off (its report then proves nothing)."""
+    name = "no-leak-in-tracing" + tag
+    inside, ended, reports, cur, off = False, False, [], None, None
+    begun = False
     for line in lines:
         if line.startswith("FTX-KMEMLEAK-BEGIN"):
-            inside = True
+            inside = begun = True
             continue
         if line.startswith("FTX-KMEMLEAK-END"):
-            inside = False
+            inside, ended = False, True
             continue
         if not inside:
             continue
-        if line.startswith("unreferenced object"):
+        if line.startswith("FTX-KMEMLEAK-DISABLED"):
+            off = line[len("FTX-KMEMLEAK-DISABLED"):].strip()
+        elif line.startswith("unreferenced object"):
             cur = [line]
             reports.append(cur)
         elif cur is not None:
             cur.append(line)
-    if not lines or not any(l.startswith("FTX-KMEMLEAK-BEGIN") for l in lines):
+    if not begun:
+        res.add("kmemleak", name, FAIL, "no kmemleak report in this guest's results "
+                "(no kmemleak in the kernel, or the guest did not get that far)")
+        return None
+    if not ended:
+        res.add("kmemleak", name, FAIL, "kmemleak's report is cut off (no FTX-KMEMLEAK-END)")
+        return None
+    if off is not None:
+        res.add("kmemleak", name, FAIL, "kmemleak switched itself off during the run, so its "
+                "scan proves nothing (%s); raise CONFIG_DEBUG_KMEMLEAK_MEM_POOL_SIZE" % off)
         return None
     ours = []
     for rep in reports:
@@ -128,18 +244,56 @@ def parse_kmemleak(lines, res, symbols, tag):
         if any(f in symbols for f in frames):
             ours.append(rep)
     if ours:
-        res.add("kmemleak", "no-leak-in-tracing" + tag, FAIL,
+        res.add("kmemleak", name, FAIL,
                 "%d leaks in tracing code, samples or the series:\n%s"
                 % (len(ours), "\n".join("\n".join(r[:14]) for r in ours[:3])))
     else:
-        res.add("kmemleak", "no-leak-in-tracing" + tag, PASS,
+        res.add("kmemleak", name, PASS,
                 "%d suspected leaks elsewhere" % len(reports) if reports else "")
     return len(reports), len(ours)
 
 
-def parse_results_channel(lines, res, index, xfail, seen_xfail):
-    cat = None
-    totals = collections.OrderedDict()
+class FtraceRun:
+    """One FTX-FTRACETEST-BEGIN .. END block: one category's run."""
+
+    def __init__(self, cat, rc, secs):
+        self.cat, self.rc, self.secs = cat, rc, secs
+        self.counts = collections.Counter()
+        self.totals = {}
+        self.ended = False
+
+    def check(self, res):
+        """The category ran cases, and they are the ones ftracetest counted."""
+        suite = "ftracetest/" + self.cat
+        n = sum(self.counts.values())
+        problems = []
+        if not self.ended:
+            problems.append("its log is cut off (no FTX-FTRACETEST-END)")
+        if n == 0:
+            problems.append("no test case ran")
+        if not self.totals:
+            problems.append("ftracetest printed no totals (it died or was killed)")
+        else:
+            diff = ["%s: %d parsed, ftracetest counted %d" % (st, self.counts[st], self.totals.get(st, 0))
+                    for st in FT_STATUSES if self.counts[st] != self.totals.get(st, 0)]
+            if diff:
+                problems.append("the parsed results differ from ftracetest's totals (%s)" % "; ".join(diff))
+        failing = sum(self.counts[st] for st in FT_FAILING)
+        if self.rc != 0 and failing == 0:
+            problems.append("ftracetest exited %d with no failed case parsed" % self.rc)
+        if self.rc == 0 and failing:
+            problems.append("ftracetest exited 0 although %d cases failed" % failing)
+        if problems:
+            res.add(suite, "ftracetest-run", FAIL, "; ".join(problems))
+        else:
+            res.add(suite, "ftracetest-run", PASS, "%d cases, ftracetest's totals and exit %d agree"
+                    % (n, self.rc))
+
+
+def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran):
+    """FTX lines of one results log (or a host file). runs: FtraceRun list
+    (appended to); ran: test -> set of statuses, for the expected lists."""
+    run = None
     for line in lines:
         m = re.match(r"FTX-(FUZZ|STRESS) (.*)", line)
         if m:
@@ -147,7 +301,13 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail):
             continue
         m = re.match(r"FTX-RESULT (\S+) (\S+) (PASS|FAIL|SKIP)\s*(.*)", line)
         if m:
-            res.add(m.group(1), m.group(2), m.group(3), m.group(4))
+            suite, name, status, detail = m.groups()
+            test = "%s:%s" % (suite, name)
+            ran.setdefault(test, set()).add(status)
+            if status == SKIP:
+                skips.verdict(res, suite, name, test, SKIP, detail)
+            else:
+                res.add(suite, name, status, detail)
             continue
         m = re.match(r"FTX-TIME (\S+) (\d+)", line)
         if m:
@@ -155,41 +315,64 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail):
             continue
         m = re.match(r"FTX-FTRACETEST-BEGIN (\S+) rc=(\d+) secs=(\d+)", line)
         if m:
-            cat = m.group(1)
-            res.times["ftracetest/" + cat] = int(m.group(3))
-            totals[cat] = {}
+            if run is not None:
+                runs.append(run)
+            run = FtraceRun(m.group(1), int(m.group(2)), int(m.group(3)))
+            res.times["ftracetest/" + run.cat] = run.secs
             continue
         if line.startswith("FTX-FTRACETEST-END"):
-            cat = None
+            if run is not None:
+                run.ended = True
+                runs.append(run)
+            run = None
             continue
-        if cat is None:
+        if run is None:
             continue
+        cat = run.cat
         m = re.match(r"# of ([a-z()\s]+):\s+(\d+)", line)
-        if m:
-            totals[cat][m.group(1).strip()] = int(m.group(2))
+        if m and m.group(1).strip() in FT_TOTALS:
+            run.totals[FT_TOTALS[m.group(1).strip()]] = int(m.group(2))
             continue
         m = FT_LINE.match(line)
         if not m:
             continue
         num, desc, status = m.groups()
+        run.counts[status] += 1
         instance = "(instance)" in desc
         desc = desc.replace("(instance)", "").strip()
         rel = index.get((cat, desc)) or index.get((cat.split("/")[0], desc))
         tid = (rel or "%s/[%s] %s" % (cat, num, desc)) + (" (instance)" if instance else "")
+        ran.setdefault(tid, set()).add(status)
         suite = "ftracetest/" + cat
-        if status in ("PASS", "XFAIL"):
-            res.add(suite, tid, PASS, "xfail (test's expected outcome)" if status == "XFAIL" else "")
-        elif status in ("UNSUPPORTED", "UNTESTED"):
-            res.add(suite, tid, SKIP, status)
+        if status == "PASS":
+            res.add(suite, tid, PASS)
+        elif status in NOT_RUN:
+            skips.verdict(res, suite, tid, tid, status)
         elif tid in xfail:
             seen_xfail.add(tid)
             res.add(suite, tid, SKIP, "known base failure: " + xfail[tid])
         else:
             res.add(suite, tid, FAIL, status)
-    return totals
+    if run is not None:
+        runs.append(run)  # cut off: no END
 
 
-def parse_kunit(tree, console, res):
+def check_results_log(path, lines, res, tag):
+    """A results log that does not end with FTX-RUN-END lost results."""
+    name = "results-complete" + tag
+    body = [l for l in lines if l.strip()]
+    if not body:
+        res.add("console", name, FAIL, "results log %s is missing or empty" % (path or "(none given)"))
+    elif not any(l.startswith("FTX-RUN-BEGIN") for l in body):
+        res.add("console", name, FAIL, "results log %s has no FTX-RUN-BEGIN" % path)
+    elif not body[-1].startswith("FTX-RUN-END"):
+        res.add("console", name, FAIL, "results log %s is cut off: it ends with %r, not FTX-RUN-END"
+                % (path, body[-1][:200]))
+    else:
+        res.add("console", name, PASS)
+
+
+def parse_kunit(tree, console, res, skips, ran, tag):
     with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
         p = subprocess.run(
             [sys.executable, os.path.join(tree, "tools/testing/kunit/kunit.py"),
@@ -199,7 +382,7 @@ def parse_kunit(tree, console, res):
             with open(tmp.name) as f:
                 data = json.load(f)
         except (OSError, ValueError):
-            res.add("kunit", "parse", FAIL, "kunit.py parse failed:\n" + p.stdout[-2000:])
+            res.add("kunit", "parse" + tag, FAIL, "kunit.py parse failed:\n" + p.stdout[-2000:])
             return
     n = 0
 
@@ -208,21 +391,27 @@ def parse_kunit(tree, console, res):
         for sub in group.get("sub_groups", []):
             walk(sub, prefix + sub["name"] + ".")
             if not sub.get("test_cases") and not sub.get("sub_groups"):
-                res.add("kunit", prefix + sub["name"], FAIL, "suite ran no test")
-        for tc in group.get("test_cases", []):
+                res.add("kunit", prefix + sub["name"] + tag, FAIL, "suite ran no test")
+        for i, tc in enumerate(group.get("test_cases", []), 1):
             n += 1
             st = tc["status"]
-            name = prefix + tc["name"]
+            # kunit.py names a case that never reported "" (crashed)
+            base = prefix + (tc["name"] or "<case %d: no result line>" % i)
+            test = "kunit:" + base
+            ran.setdefault(test, set()).add(st)
             if st == "PASS":
-                res.add("kunit", name, PASS)
+                res.add("kunit", base + tag, PASS)
             elif st == "SKIP":
-                res.add("kunit", name, SKIP, "skipped by the test")
+                skips.verdict(res, "kunit", base + tag, test, SKIP, "skipped by the test")
+            elif st == "ERROR":
+                res.add("kunit", base + tag, FAIL,
+                        "crashed: no result line (the kernel died or the suite stopped here)")
             else:
-                res.add("kunit", name, FAIL, st)
+                res.add("kunit", base + tag, FAIL, st)
 
     walk(data, "")
     if n == 0:
-        res.add("kunit", "results", FAIL, "no KUnit results on the console (KTAP not found)")
+        res.add("kunit", "results" + tag, FAIL, "no KUnit results on the console (KTAP not found)")
 
 
 def scan_console(lines, res, expect_done, tag=""):
@@ -231,12 +420,18 @@ def scan_console(lines, res, expect_done, tag=""):
         if SPLAT_RE.search(line):
             splats.append(i)
     if splats:
-        shown = []
+        # 2 lines before each of the first 5 reports and 25 after, once
+        # each where they overlap
+        spans = []
         for i in splats[:5]:
-            shown.extend(lines[max(0, i - 2):i + 25])
-            shown.append("...")
+            lo, hi = max(0, i - 2), min(len(lines), i + 25)
+            if spans and lo <= spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], hi)
+            else:
+                spans.append([lo, hi])
+        text = "\n...\n".join("\n".join(lines[lo:hi]) for lo, hi in spans)
         res.add("console", "no-kernel-splat" + tag, FAIL,
-                "%d kernel report(s) on the console:\n%s" % (len(splats), "\n".join(shown)))
+                "%d kernel report(s) on the console:\n%s" % (len(splats), text))
     else:
         res.add("console", "no-kernel-splat" + tag, PASS)
     if expect_done:
@@ -247,6 +442,27 @@ def scan_console(lines, res, expect_done, tag=""):
                     "no FTX-DONE: the guest died or timed out. Last lines:\n" + "\n".join(lines[-30:]))
 
 
+def check_parts(path, res, runs):
+    """Every part the run was asked for ran: a guest test script reports
+    FTX-TIME, an ftracetest category an FTX-FTRACETEST-BEGIN."""
+    want = [l.strip() for l in read_lines(path) if l.strip() and not l.startswith("#")]
+    if not want:
+        res.add("parts", "all-ran", FAIL, "the list of parts to run (%s) is missing or empty" % path)
+        return
+    cats = {r.cat for r in runs}
+    missing = []
+    for p in want:
+        if p.startswith("ftracetest:"):
+            if p.split(":", 1)[1] not in cats:
+                missing.append(p)
+        elif p not in res.times:
+            missing.append(p)
+    for p in missing:
+        res.add("parts", p, FAIL, "did not run (no result from this part in any results log)")
+    if not missing:
+        res.add("parts", "all-ran", PASS, "%d parts" % len(want))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--console", action="append", default=[],
@@ -254,7 +470,10 @@ def main():
     ap.add_argument("--results", action="append", default=[],
                     help="results channel of the guest, in the same order")
     ap.add_argument("--tree", required=True)
-    ap.add_argument("--xfail")
+    ap.add_argument("--xfail", help="known base failures (tests/ftracetest-base-failures.txt)")
+    ap.add_argument("--expected-skips",
+                    help="results that may say a test did not run (tests/expected-skips.txt)")
+    ap.add_argument("--expect-parts", help="parts that must have run, one a line")
     ap.add_argument("--host", action="append", default=[], help="host FTX-RESULT file")
     ap.add_argument("--no-kunit", action="store_true")
     ap.add_argument("--kmemleak-symbols",
@@ -263,35 +482,52 @@ def main():
     args = ap.parse_args()
 
     res = Results()
+    skips = ExpectedSkips(args.expected_skips, res)
+    ran = {}    # test -> statuses it ran with
+    runs = []   # FtraceRun
     for h in args.host:
-        parse_results_channel(read_lines(h), res, {}, {}, set())
+        lines = read_lines(h)
+        if not any(l.startswith("FTX-RESULT ") for l in lines):
+            res.add("host", os.path.basename(h), FAIL, "%s holds no result: the check did not run" % h)
+        parse_results_channel(lines, res, {}, {}, set(), skips, runs, ran)
 
-    totals = {}
     if args.console:
-        # KUnit runs at every boot: count it once, from the first guest.
-        if not args.no_kunit:
-            parse_kunit(args.tree, args.console[0], res)
         index = ftracetest_index(args.tree)
         xfail = read_xfail(args.xfail)
         seen = set()
+        syms = set(read_lines(args.kmemleak_symbols)) if args.kmemleak_symbols else None
         for i, con in enumerate(args.console):
             tag = ":" + os.path.basename(con).rsplit(".", 1)[0] if len(args.console) > 1 else ""
             results = args.results[i] if i < len(args.results) else None
-            totals.update(parse_results_channel(read_lines(results), res, index, xfail, seen))
-            scan_console(read_lines(con), res, True, tag)
-            if args.kmemleak_symbols:
-                syms = set(read_lines(args.kmemleak_symbols))
-                km = parse_kmemleak(read_lines(results), res, syms, tag)
+            clines = read_lines(con)
+            rlines = read_lines(results)
+            # KUnit runs at every boot: a crash in any guest's run counts
+            if not args.no_kunit:
+                parse_kunit(args.tree, con, res, skips, ran, tag)
+            parse_results_channel(rlines, res, index, xfail, seen, skips, runs, ran)
+            check_results_log(results, rlines, res, tag)
+            scan_console(clines, res, True, tag)
+            if syms is not None:
+                km = parse_kmemleak(rlines, res, syms, tag)
+                if any(KMEMLEAK_OFF_RE.search(l) for l in clines):
+                    res.add("kmemleak", "stayed-enabled" + tag, FAIL,
+                            "the console says 'Kernel memory leak detector disabled': "
+                            "kmemleak's scan proves nothing")
                 if km:
                     res.notes.append("kmemleak%s: %d suspected leaks, %d in tracing/samples/series"
                                      % (tag, km[0], km[1]))
         # A listed base failure that passes now is good news, but the list
         # must then be updated: say so without failing.
-        ran = {c[1] for c in res.cases}
+        ran_ids = {c[1] for c in res.cases}
         for tid in sorted(set(xfail) - seen):
-            if tid in ran:
-                print("note: %s is listed in %s but did not fail: update the list"
-                      % (tid, os.path.basename(args.xfail)))
+            if tid in ran_ids:
+                res.notes.append("note: %s is listed in %s but did not fail: update the list"
+                                 % (tid, os.path.basename(args.xfail)))
+    for run in runs:
+        run.check(res)
+    if args.expect_parts:
+        check_parts(args.expect_parts, res, runs)
+    skips.report_unseen(res, ran)
 
     # --- table
     suites = collections.OrderedDict()
@@ -306,10 +542,15 @@ def main():
                                           "%ds" % t if t is not None else ""))
     print("-" * 62)
 
-    if totals:
+    if runs:
         print("\nftracetest's own totals per category:")
-        for cat, t in totals.items():
-            print("  %-22s %s" % (cat, ", ".join("%s %d" % (k, v) for k, v in t.items() if v)))
+        for r in runs:
+            words = {st: w for w, st in FT_TOTALS.items()}
+            if not r.totals:
+                t = "no totals"
+            else:
+                t = ", ".join("%s %d" % (words[k], v) for k, v in r.totals.items() if v) or "0 cases"
+            print("  %-22s %s" % (r.cat, t))
 
     if res.notes:
         print()
@@ -334,7 +575,7 @@ def main():
     if args.summary_json:
         with open(args.summary_json, "w") as f:
             json.dump({"passed": n_pass, "failed": n_fail, "skipped": n_skip,
-                       "cases": res.cases, "times": res.times}, f, indent=1)
+                       "cases": res.cases, "times": res.times, "notes": res.notes}, f, indent=1)
     print()
     line = "%d passed, %d failed" % (n_pass, n_fail)
     if n_skip:
