@@ -65,6 +65,7 @@ done
 	--xfail "$TOP/tests/ftracetest-base-failures.txt" \
 	--expected-skips "$TOP/tests/expected-skips.txt" \
 	--expect-parts "$LOGDIR/parts-test-debug.txt" \
+	--vmlinux "$OBJ/vmlinux" \
 	--host "$LOGDIR/host-static.txt" \
 	--kmemleak-symbols "$LOGDIR/kmemleak-symbols.txt" \
 	--summary-json "$LOGDIR/summary-test-debug.json" >"$LOGDIR/summary-test-debug.txt" || prc=$?

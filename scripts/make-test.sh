@@ -65,6 +65,7 @@ prc=0
 	--xfail "$TOP/tests/ftracetest-base-failures.txt" \
 	--expected-skips "$TOP/tests/expected-skips.txt" \
 	--expect-parts "$LOGDIR/parts-test.txt" \
+	--vmlinux "$BUILD/obj-test/vmlinux" \
 	--host "$LOGDIR/host-series.txt" \
 	--summary-json "$LOGDIR/summary-test.json" >"$LOGDIR/summary-test.txt" || prc=$?
 phase_done parse "$s"

@@ -20,6 +20,7 @@ import collections
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -414,7 +415,36 @@ def parse_kunit(tree, console, res, skips, ran, tag):
         res.add("kunit", "results" + tag, FAIL, "no KUnit results on the console (KTAP not found)")
 
 
-def scan_console(lines, res, expect_done, tag=""):
+def symbolize(text, tree, vmlinux):
+    """Run a kernel report through the tree's decode_stacktrace.sh so that
+    frames read file:line. Returns (text, why not) and never fails."""
+    if not vmlinux:
+        return text, "no vmlinux given"
+    if not os.path.exists(vmlinux):
+        return text, "%s does not exist" % vmlinux
+    script = os.path.join(tree, "scripts/decode_stacktrace.sh")
+    if not os.path.exists(script):
+        return text, "%s does not exist" % script
+    for tool in ("readelf", "addr2line", "nm"):
+        if not shutil.which(tool):
+            return text, "%s is not installed (binutils)" % tool
+    try:
+        p = subprocess.run(["readelf", "-S", "--wide", vmlinux], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True, timeout=60)
+        if ".debug_line" not in p.stdout:
+            return text, "%s has no line information (CONFIG_DEBUG_INFO is off)" % vmlinux
+        p = subprocess.run(["bash", script, vmlinux, os.path.realpath(tree),
+                            os.path.dirname(os.path.abspath(vmlinux))],
+                           input=text + "\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return text, "decode_stacktrace.sh: %s" % e
+    if p.returncode != 0 or not p.stdout.strip():
+        return text, "decode_stacktrace.sh exited %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+    return p.stdout.rstrip("\n"), None
+
+
+def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None):
     splats = []
     for i, line in enumerate(lines):
         if SPLAT_RE.search(line):
@@ -430,6 +460,10 @@ def scan_console(lines, res, expect_done, tag=""):
             else:
                 spans.append([lo, hi])
         text = "\n...\n".join("\n".join(lines[lo:hi]) for lo, hi in spans)
+        if tree:
+            text, why = symbolize(text, tree, vmlinux)
+            if why:
+                res.notes.append("note: kernel reports%s are not symbolized: %s" % (tag, why))
         res.add("console", "no-kernel-splat" + tag, FAIL,
                 "%d kernel report(s) on the console:\n%s" % (len(splats), text))
     else:
@@ -478,6 +512,7 @@ def main():
     ap.add_argument("--no-kunit", action="store_true")
     ap.add_argument("--kmemleak-symbols",
                     help="functions whose leaks fail the run (one per line)")
+    ap.add_argument("--vmlinux", help="the guests' vmlinux, to symbolize kernel reports")
     ap.add_argument("--summary-json")
     args = ap.parse_args()
 
@@ -506,7 +541,7 @@ def main():
                 parse_kunit(args.tree, con, res, skips, ran, tag)
             parse_results_channel(rlines, res, index, xfail, seen, skips, runs, ran)
             check_results_log(results, rlines, res, tag)
-            scan_console(clines, res, True, tag)
+            scan_console(clines, res, True, tag, args.tree, args.vmlinux)
             if syms is not None:
                 km = parse_kmemleak(rlines, res, syms, tag)
                 if any(KMEMLEAK_OFF_RE.search(l) for l in clines):
