@@ -33,6 +33,10 @@ info "base: $BASE_PKG $(base_pkg_version), kernel $(make -s -C "$TREE" kernelver
 s=$(now)
 "$TOP/tests/check-series.sh" >"$LOGDIR/host-series.txt"
 phase_done check-series "$s"
+# the parser's own tests: each fixture log gets the verdict it should
+s=$(now)
+"$TOP/tests/check-parser.py" --tree "$TREE" >"$LOGDIR/host-parser.txt"
+phase_done check-parser "$s"
 
 tmo=${TIMEOUT:-1500}
 rm -f "$LOGDIR"/console-test-[ab].log "$LOGDIR"/results-test-[ab].log
@@ -66,7 +70,7 @@ prc=0
 	--expected-skips "$TOP/tests/expected-skips.txt" \
 	--expect-parts "$LOGDIR/parts-test.txt" \
 	--vmlinux "$BUILD/obj-test/vmlinux" \
-	--host "$LOGDIR/host-series.txt" \
+	--host "$LOGDIR/host-series.txt" --host "$LOGDIR/host-parser.txt" \
 	--summary-json "$LOGDIR/summary-test.json" >"$LOGDIR/summary-test.txt" || prc=$?
 phase_done parse "$s"
 phase_done total "$t0"

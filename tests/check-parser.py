@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Host-side tests of scripts/parse-results.py, as FTX-RESULT lines on
+stdout (make test reads them with --host and counts them).
+
+Each case runs the parser on hand-made logs under tests/parser-fixtures/
+and checks its verdict: the exit status, and exactly which results fail
+and why. A case that fails here means the gate could go green on a run
+that is not, or red on one that is fine.
+
+    tests/check-parser.py [--tree build/linux] [-v]
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import traceback
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIX = os.path.join(TOP, "tests", "parser-fixtures")
+PARSER = os.path.join(TOP, "scripts", "parse-results.py")
+
+
+class Case:
+    def __init__(self, name, fails=(), skips=(), notes=(), guests=("",), args=()):
+        self.name = name
+        # (suite, name regex, detail regex): each FAIL must match one, and
+        # each must match a FAIL; none at all means the run must pass
+        self.fails = list(fails)
+        self.skips = list(skips)    # (suite, name regex, detail regex), the same way
+        self.notes = list(notes)    # regexes that some note must match
+        self.guests = guests        # "" for console.log/results.log, "a" for console-a.log...
+        self.args = list(args)
+
+
+CASES = [
+    Case("clean"),
+    Case("warning", fails=[("console", r"no-kernel-splat", r"WARNING: CPU: 1 PID: 231")]),
+    Case("no-done", fails=[("console", r"guest-finished", r"no FTX-DONE")]),
+    Case("empty-category", fails=[("ftracetest/00basic", r"ftracetest-run", r"no test case ran")]),
+    Case("unsupported",
+         fails=[("ftracetest/kprobe", r"kprobe/uprobe_syntax_errors\.tc",
+                 r"UNSUPPORTED; a test that did not run fails unless expected-skips\.txt lists it")],
+         skips=[("ftracetest/kprobe", r"kprobe/kprobe_args_string\.tc",
+                 r"UNSUPPORTED, as expected-skips\.txt:3 expects")],
+         notes=[r"expected-skips\.txt:4 lists kprobe/kprobe_args_syntax\.tc as UNSUPPORTED, "
+                r"but it did not appear although kprobe ran"]),
+    Case("truncated-results",
+         fails=[("console", r"results-complete", r"cut off: it ends with '\[2\] Basic test for t'"),
+                ("ftracetest/00basic", r"ftracetest-run",
+                 r"log is cut off.*printed no totals")]),
+    Case("kunit-crash", guests=("a", "b"),
+         fails=[("kunit", r"fixture_suite\.<case [23]: no result line>:console-b", r"crashed"),
+                ("console", r"no-kernel-splat:console-b", r"BUG: kernel NULL pointer dereference"),
+                ("console", r"guest-finished:console-b", r"no FTX-DONE"),
+                ("console", r"results-complete:console-b", r"missing or empty")]),
+    Case("exit-without-failure",
+         fails=[("ftracetest/00basic", r"ftracetest-run", r"exited 1 with no failed case parsed")]),
+    Case("totals-differ",
+         fails=[("ftracetest/00basic", r"ftracetest-run",
+                 r"differ from ftracetest's totals \(PASS: 2 parsed, ftracetest counted 3\)")]),
+    Case("hang", fails=[("console", r"no-kernel-splat",
+                         r"2 kernel report.*INFO: task sh:231 blocked for more than 120 seconds"
+                         r".*BUG: workqueue lockup")]),
+    Case("guest-skip-and-missing-part", args=["--expect-parts", "parts.txt"],
+         fails=[("parts", r"trace-cdm", r"unknown part"),
+                ("trace-cmd", r"extract-snapshot", r"SKIP: trace-cmd too old; a test that did not run"),
+                ("parts", r"ftracetest:instances", r"did not run")]),
+    Case("kmemleak-off", args=["--kmemleak-symbols", "symbols.txt"],
+         fails=[("kmemleak", r"no-leak-in-tracing", r"switched itself off.*a scan was refused"),
+                ("kmemleak", r"stayed-enabled", r"Kernel memory leak detector disabled")]),
+    Case("kmemleak-clean", args=["--kmemleak-symbols", "symbols.txt"]),
+]
+
+
+def run_case(case, tree, verbose):
+    d = os.path.join(FIX, case.name)
+    argv = [sys.executable, PARSER, "--tree", tree,
+            "--expected-skips", os.path.join(FIX, "expected-skips.txt")]
+    for g in case.guests:
+        sfx = "-" + g if g else ""
+        argv += ["--console", os.path.join(d, "console%s.log" % sfx),
+                 "--results", os.path.join(d, "results%s.log" % sfx)]
+    for a in case.args:
+        argv.append(os.path.join(d, a) if os.path.exists(os.path.join(d, a)) else a)
+    with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
+        p = subprocess.run(argv + ["--summary-json", tmp.name], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=300)
+        try:
+            with open(tmp.name) as f:
+                summary = json.load(f)
+        except (OSError, ValueError):
+            return "the parser wrote no summary (exit %d): %s" % (p.returncode, p.stdout[-800:])
+    if verbose:
+        print(p.stdout, file=sys.stderr)
+    problems = []
+    last = p.stdout.rstrip().splitlines()[-1] if p.stdout.strip() else ""
+    if not re.fullmatch(r"\d+ passed, \d+ failed(, \d+ skipped)?", last):
+        problems.append("closing line %r" % last)
+    want_rc = 1 if case.fails else 0
+    if p.returncode != want_rc:
+        problems.append("exit %d, want %d" % (p.returncode, want_rc))
+
+    def match(status, wanted, what):
+        got = [(s, n, d) for s, n, st, d in summary["cases"] if st == status]
+        for s, n, d in got:
+            if not any(s == ws and re.fullmatch(wn, n) and re.search(wd, d, re.S)
+                       for ws, wn, wd in wanted):
+                problems.append("unexpected %s %s %s: %s" % (what, s, n, d[:200]))
+        for ws, wn, wd in wanted:
+            if not any(s == ws and re.fullmatch(wn, n) and re.search(wd, d, re.S)
+                       for s, n, d in got):
+                problems.append("no %s %s %s matching %r" % (what, ws, wn, wd))
+
+    match("FAIL", case.fails, "failure")
+    match("SKIP", case.skips, "skip")
+    for wn in case.notes:
+        if not any(re.search(wn, n) for n in summary.get("notes", [])):
+            problems.append("no note matching %r" % wn)
+    if summary["passed"] == 0:
+        problems.append("nothing passed: the fixture did not parse")
+    return "; ".join(problems)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tree", default=os.path.join(TOP, "build", "linux"),
+                    help="kernel tree (kunit.py, ftracetest's test.d)")
+    ap.add_argument("-v", action="store_true", help="show the parser's output on stderr")
+    args = ap.parse_args()
+    for case in CASES:
+        try:
+            why = run_case(case, args.tree, args.v)
+        except Exception:  # a crash of the parser or of this script fails the case
+            why = traceback.format_exc().strip().replace("\n", "|")
+        if why:
+            print("FTX-RESULT parser %s FAIL %s" % (case.name, why.replace("\n", "|")))
+        else:
+            print("FTX-RESULT parser %s PASS %s" % (case.name, "fails as it should" if case.fails
+                                                     else "passes as it should"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
