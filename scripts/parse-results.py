@@ -396,8 +396,14 @@ def parse_kunit(tree, console, res, skips, ran, tag):
         for i, tc in enumerate(group.get("test_cases", []), 1):
             n += 1
             st = tc["status"]
-            # kunit.py names a case that never reported "" (crashed)
-            base = prefix + (tc["name"] or "<case %d: no result line>" % i)
+            # kunit.py names a case that never reported "" (crashed); at the
+            # top level, that is a whole suite that never started
+            if tc["name"]:
+                base = prefix + tc["name"]
+            elif prefix:
+                base = prefix + "<case %d: no result line>" % i
+            else:
+                base = "<suite %d: no result line>" % (len(group.get("sub_groups", [])) + i)
             test = "kunit:" + base
             ran.setdefault(test, set()).add(st)
             if st == "PASS":
