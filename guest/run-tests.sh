@@ -129,7 +129,7 @@ run_ftracetest() {
 	# the host checks the category's log against ftracetest's own totals
 	# and exit status: a killed run has no totals and fails there too
 	[ "$timed_out" = 1 ] && timed_out_part "ftracetest:$cat" "ftracetest/$cat" "$limit"
-	emit "FTX-FTRACETEST-BEGIN $cat rc=$rc secs=$secs_taken"
+	emit "FTX-FTRACETEST-BEGIN $cat rc=$rc secs=$secs_taken${only_tc:+ only=$only_tc}"
 	cat "$logdir/ftracetest.log" >>"$RESULTS" 2>/dev/null
 	emit "FTX-FTRACETEST-END $cat"
 }
@@ -141,7 +141,13 @@ if want ftracetest && [ "$lane" = debug ]; then
 	grep -v '^#' /guest/ftracetest-debug.list | while read -r item; do
 		[ -n "$item" ] || continue
 		case $item in
-		*.tc) run_ftracetest "$(dirname "$item")" /opt/ftracetest/test.d/$item ;;
+		*.tc)
+			# one file of its category: the host then knows that the
+			# category's other cases were not meant to run
+			only_tc=$item
+			run_ftracetest "$(dirname "$item")" /opt/ftracetest/test.d/$item
+			only_tc=
+			;;
 		*) run_ftracetest "$item" /opt/ftracetest/test.d/$item ;;
 		esac
 	done

@@ -183,11 +183,12 @@ class ExpectedSkips:
             return os.path.dirname(test.split(" ")[0])
         return test.split(":")[0]
 
-    def report_unseen(self, res, ran):
+    def report_unseen(self, res, ran, partial=()):
         """A listed result that did not occur: say so (the list must stay
         exact), but only where its test's category or suite ran at all.
-        ran: test -> the statuses it ran with."""
-        ran_groups = {self.group(t) for t in ran}
+        ran: test -> the statuses it ran with; partial: categories of which
+        only some files were meant to run."""
+        ran_groups = {self.group(t) for t in ran} - set(partial)
         unchecked = 0
         for test, (status, _, n) in sorted(self.entries.items(), key=lambda kv: kv[1][2]):
             if test in self.seen:
@@ -257,8 +258,9 @@ def parse_kmemleak(lines, res, symbols, tag):
 class FtraceRun:
     """One FTX-FTRACETEST-BEGIN .. END block: one category's run."""
 
-    def __init__(self, cat, rc, secs):
+    def __init__(self, cat, rc, secs, only=None):
         self.cat, self.rc, self.secs = cat, rc, secs
+        self.only = only  # one file of the category (debug lane)
         self.counts = collections.Counter()
         self.totals = {}
         self.ended = False
@@ -314,11 +316,11 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
         if m:
             res.times[m.group(1)] = res.times.get(m.group(1), 0) + int(m.group(2))
             continue
-        m = re.match(r"FTX-FTRACETEST-BEGIN (\S+) rc=(\d+) secs=(\d+)", line)
+        m = re.match(r"FTX-FTRACETEST-BEGIN (\S+) rc=(\d+) secs=(\d+)(?: only=(\S+))?", line)
         if m:
             if run is not None:
                 runs.append(run)
-            run = FtraceRun(m.group(1), int(m.group(2)), int(m.group(3)))
+            run = FtraceRun(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
             res.times["ftracetest/" + run.cat] = run.secs
             continue
         if line.startswith("FTX-FTRACETEST-END"):
@@ -568,7 +570,7 @@ def main():
         run.check(res)
     if args.expect_parts:
         check_parts(args.expect_parts, res, runs)
-    skips.report_unseen(res, ran)
+    skips.report_unseen(res, ran, {r.cat for r in runs if r.only})
 
     # --- table
     suites = collections.OrderedDict()

@@ -25,13 +25,16 @@ PARSER = os.path.join(TOP, "scripts", "parse-results.py")
 
 
 class Case:
-    def __init__(self, name, fails=(), skips=(), notes=(), guests=("",), args=()):
+    def __init__(self, name, fails=(), skips=(), notes=(), nonotes=(), passes=(), guests=("",),
+                 args=()):
         self.name = name
         # (suite, name regex, detail regex): each FAIL must match one, and
         # each must match a FAIL; none at all means the run must pass
         self.fails = list(fails)
         self.skips = list(skips)    # (suite, name regex, detail regex), the same way
         self.notes = list(notes)    # regexes that some note must match
+        self.nonotes = list(nonotes)  # regexes that no note may match
+        self.passes = list(passes)  # (suite, name regex, detail regex) that must pass
         self.guests = guests        # "" for console.log/results.log, "a" for console-a.log...
         self.args = list(args)
 
@@ -48,6 +51,11 @@ CASES = [
                  r"UNSUPPORTED, as expected-skips\.txt:3 expects")],
          notes=[r"expected-skips\.txt:4 lists kprobe/kprobe_args_syntax\.tc as UNSUPPORTED, "
                 r"but it did not appear although kprobe ran"]),
+    Case("xfail",
+         passes=[("ftracetest/trigger/inter-event", r"trigger/inter-event/trigger-action-hist-xfail\.tc",
+                  r"XFAIL as expected-skips\.txt:5 expects")],
+         fails=[("ftracetest/trigger/inter-event", r"trigger/inter-event/trigger-onmax-action-hist\.tc",
+                 r"XFAIL; a test that did not run fails unless")]),
     Case("truncated-results",
          fails=[("console", r"results-complete", r"cut off: it ends with '\[2\] Basic test for t'"),
                 ("ftracetest/00basic", r"ftracetest-run",
@@ -72,7 +80,8 @@ CASES = [
     Case("kmemleak-off", args=["--kmemleak-symbols", "symbols.txt"],
          fails=[("kmemleak", r"no-leak-in-tracing", r"switched itself off.*a scan was refused"),
                 ("kmemleak", r"stayed-enabled", r"Kernel memory leak detector disabled")]),
-    Case("kmemleak-clean", args=["--kmemleak-symbols", "symbols.txt"]),
+    Case("kmemleak-clean", args=["--kmemleak-symbols", "symbols.txt"],
+         nonotes=[r"trigger-action-hist-xfail"]),
 ]
 
 
@@ -120,6 +129,14 @@ def run_case(case, tree, verbose):
     for wn in case.notes:
         if not any(re.search(wn, n) for n in summary.get("notes", [])):
             problems.append("no note matching %r" % wn)
+    for wn in case.nonotes:
+        for n in summary.get("notes", []):
+            if re.search(wn, n):
+                problems.append("unexpected note %r" % n)
+    for ws, wn, wd in case.passes:
+        if not any(s == ws and st == "PASS" and re.fullmatch(wn, n) and re.search(wd, d, re.S)
+                   for s, n, st, d in summary["cases"]):
+            problems.append("no pass %s %s matching %r" % (ws, wn, wd))
     if summary["passed"] == 0:
         problems.append("nothing passed: the fixture did not parse")
     return "; ".join(problems)
