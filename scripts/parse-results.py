@@ -159,8 +159,10 @@ class ExpectedSkips:
         got = status + (": " + detail if detail else "")
         e = self.entries.get(test)
         if e is None:
-            res.add(suite, name, FAIL, "%s; a test that did not run fails unless %s lists it "
-                    "(as '%s  %s  <reason>')" % (got, self.name, test, status))
+            why = ("a test that ended in XFAIL (its expected failure) fails unless"
+                   if status == "XFAIL" else "a test that did not run fails unless")
+            res.add(suite, name, FAIL, "%s; %s %s lists it (as '%s  %s  <reason>')"
+                    % (got, why, self.name, test, status))
             return
         want, reason, n = e
         where = "%s:%d" % (self.name, n)
