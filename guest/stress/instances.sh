@@ -61,7 +61,7 @@ rmmod trace_instance_stress || result $S kernel-unload FAIL "rmmod failed"
 
 # What user space saw, by kind. Expected: EEXIST (mkdir of a name in use),
 # EBUSY (rmdir of an instance owned by the kernel or in use), ENOENT (dash:
-# "Directory nonexistent") and ENODEV (the instance went away between
+# "Directory nonexistent", busybox sh: "nonexistent directory") and ENODEV (the instance went away between
 # lookup and open/rmdir), EACCES for an O_CREAT open ("cannot create" in
 # dash, "can't create" in busybox sh, which the part runner may start)
 # while tracefs populates or tears down the directory, and the readers
@@ -69,7 +69,7 @@ rmmod trace_instance_stress || result $S kernel-unload FAIL "rmmod failed"
 echo "user space errors by kind:"
 sed 's/.*: //' $ERR | sort | uniq -c | sort -rn
 bad=$(grep -v -e "File exists" -e "Device or resource busy" -e "No such file or directory" \
-	-e "Directory nonexistent" -e "No such device" -e "can.*t create .*: Permission denied" \
+	-e "Directory nonexistent" -e "nonexistent directory" -e "No such device" -e "can.*t create .*: Permission denied" \
 	-e "Terminated" $ERR | sort | uniq -c)
 check $S user-errnos-documented "unexpected errors in user space: $bad" -- test -z "$bad"
 
