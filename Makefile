@@ -3,6 +3,8 @@
 #
 #   make run      build the patched kernel, boot it in QEMU, run the demo
 #   make test     build, boot, run every test; ends with "N passed, N failed"
+#   make test BASE=1  the same ftracetest plan on the pristine base: is
+#                 tests/ftracetest-base-failures.txt exact?
 #   make test-debug  the hardening lane: static checks, a lockdep/KASAN/
 #                 kmemleak kernel, the series' tests and fuzzing
 #   make bench    boot a kernel built for measuring and print the benchmarks
@@ -21,7 +23,7 @@ S := scripts
 all: help
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# *//'
+	@sed -n '3,16p' Makefile | sed 's/^# *//'
 
 deps:
 	@$(S)/deps.sh
@@ -34,10 +36,10 @@ build: tree
 	@$(S)/mkinitramfs.sh test
 
 test:
-	@$(S)/make-test.sh
+	@$(S)/run-lane.sh $(if $(filter 1,$(BASE)),base,test)
 
 test-debug:
-	@$(S)/make-test-debug.sh
+	@$(S)/run-lane.sh debug
 
 run: build
 	@$(S)/qemu-run.sh test demo $${TIMEOUT:-900}

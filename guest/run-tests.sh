@@ -43,8 +43,8 @@ want() {
 	in_list "$1" "$only"
 }
 
-# known_parts: every part this guest has (make-test.sh checks ONLY and
-# tests/shard-a.list against the same names on the host).
+# known_parts: every part this guest has (run-lane.sh checks ONLY and
+# tests/lanes.list against the same names on the host).
 known_parts() {
 	for _t in /guest/tests/*.sh; do
 		basename "$_t" .sh

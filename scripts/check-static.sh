@@ -12,7 +12,6 @@ S=static
 res() { echo "FTX-RESULT $S $*"; }
 
 [ -f "$BUILD/obj-test/.config" ] || die "build the test kernel first"
-BASE_TREE=$BUILD/linux-base
 # the build's own cache, never the host's (see build-kernel.sh)
 export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 
@@ -34,11 +33,7 @@ kernel_doc() {
 	done | sed -E 's#^([^:]+):[0-9]+:#\1:#' | sort
 }
 
-if [ ! -d "$BASE_TREE" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q -f --detach "$BASE_TREE" base
-fi
-git -C "$BASE_TREE" checkout -q --detach base
+ensure_base_tree
 
 # --- kernel-doc: nothing new against the same files on the base (a header
 # the series touches, such as kernel/trace/trace.h, has old warnings)

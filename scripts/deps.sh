@@ -13,7 +13,8 @@ PKGS=(
 	trace-cmd iputils-ping strace sparse
 	# checkpatch.pl's SPDX check (scripts/spdxcheck.py)
 	python3-ply python3-git
-	# checkbashisms, for upstream's selftest/bashisms.tc
+	# checkbashisms, which tests/check-series.sh runs over the ftrace
+	# selftests (upstream runs it in selftest/bashisms.tc)
 	devscripts
 )
 

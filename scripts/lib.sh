@@ -4,7 +4,18 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 TREE=$BUILD/linux
+BASE_TREE=$BUILD/linux-base
 LOGDIR=$BUILD/logs
+# The tree that is built, booted and tested: the patched one, or with
+# FTX_BASE=1 the pristine base (make test BASE=1, make bench), whose
+# objects and initramfs carry a "base-" prefix.
+if [ "${FTX_BASE:-0}" = 1 ]; then
+	KTREE=$BASE_TREE
+	KPREFIX=base-
+else
+	KTREE=$TREE
+	KPREFIX=
+fi
 BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 BASE_PKG=linux-source-6.1
 
@@ -17,6 +28,31 @@ die() {
 
 info() {
 	echo "==> $*"
+}
+
+# obj_dir FLAVOUR, initramfs_path FLAVOUR: where KTREE's build of FLAVOUR
+# (test, debug, bench) and its initramfs go.
+obj_dir() {
+	echo "$BUILD/obj-$KPREFIX$1"
+}
+
+initramfs_path() {
+	echo "$BUILD/initramfs-$KPREFIX$1.cpio"
+}
+
+# ensure_base_tree: build/linux-base, a worktree of build/linux at tag
+# "base". Made anew when it is missing or is not at that tag (a base
+# update recreates build/linux and leaves the old worktree dangling).
+ensure_base_tree() {
+	local want
+	want=$(git -C "$TREE" rev-parse base) || die "build/linux has no tag base: run make tree"
+	[ "$(git -C "$BASE_TREE" rev-parse HEAD 2>/dev/null)" = "$want" ] &&
+		[ -z "$(git -C "$BASE_TREE" status --porcelain --untracked-files=no 2>/dev/null)" ] &&
+		return 0
+	info "making build/linux-base (the pristine base, tag base)"
+	rm -rf "$BASE_TREE"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q -f --detach "$BASE_TREE" base
 }
 
 # Seconds since the epoch, for phase timing.
@@ -70,14 +106,17 @@ fuzz_seed_arg() {
 
 # known_parts: the parts guest/run-tests.sh can run, one a line: its test
 # scripts, ftracetest and each category of the tree's ftracetest
-# (trigger/inter-event runs apart from trigger).
+# (trigger/inter-event runs apart from trigger). The base has only
+# ftracetest: the test scripts test the series.
 known_parts() {
 	local t d
-	for t in "$TOP"/guest/tests/*.sh; do
-		basename "$t" .sh
-	done
+	if [ -z "$KPREFIX" ]; then
+		for t in "$TOP"/guest/tests/*.sh; do
+			basename "$t" .sh
+		done
+	fi
 	echo ftracetest
-	for d in "$TREE"/tools/testing/selftests/ftrace/test.d/*/; do
+	for d in "$KTREE"/tools/testing/selftests/ftrace/test.d/*/; do
 		echo "ftracetest:$(basename "$d")"
 	done
 	echo ftracetest:trigger/inter-event

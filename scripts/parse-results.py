@@ -515,6 +515,8 @@ def main():
                     help="results channel of the guest, in the same order")
     ap.add_argument("--tree", required=True)
     ap.add_argument("--xfail", help="known base failures (tests/ftracetest-base-failures.txt)")
+    ap.add_argument("--xfail-exact", action="store_true",
+                    help="the base lane: fail unless the known failures are exactly what failed")
     ap.add_argument("--expected-skips",
                     help="results that may say a test did not run (tests/expected-skips.txt)")
     ap.add_argument("--expect-parts", help="parts that must have run, one a line")
@@ -562,12 +564,29 @@ def main():
                     res.notes.append("kmemleak%s: %d suspected leaks, %d in tracing/samples/series"
                                      % (tag, km[0], km[1]))
         # A listed base failure that passes now is good news, but the list
-        # must then be updated: say so without failing.
+        # must then be updated: say so without failing (the base lane,
+        # --xfail-exact, fails it: there the list is what is measured).
         ran_ids = {c[1] for c in res.cases}
-        for tid in sorted(set(xfail) - seen):
-            if tid in ran_ids:
+        stale = [tid for tid in sorted(set(xfail) - seen) if tid in ran_ids]
+        for tid in stale:
+            if args.xfail_exact:
+                res.add("known-failures", tid, FAIL, "listed in %s but did not fail"
+                        % os.path.basename(args.xfail))
+            else:
                 res.notes.append("note: %s is listed in %s but did not fail: update the list"
                                  % (tid, os.path.basename(args.xfail)))
+        if args.xfail_exact:
+            unseen = sorted(set(xfail) - seen - set(stale))
+            for tid in unseen:
+                res.add("known-failures", tid, FAIL, "listed in %s but did not run"
+                        % os.path.basename(args.xfail))
+            other = [c for c in res.cases if c[2] == FAIL and c[0].startswith("ftracetest/")]
+            if not stale and not unseen and not other:
+                res.add("known-failures", "exact", PASS, "%d listed, each failed, no other "
+                        "ftracetest failure" % len(xfail))
+            else:
+                res.add("known-failures", "exact", FAIL, "%d listed did not fail, %d did not run, "
+                        "%d other ftracetest failures" % (len(stale), len(unseen), len(other)))
     for run in runs:
         run.check(res)
     if args.expect_parts:

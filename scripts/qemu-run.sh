@@ -19,9 +19,9 @@ tmo=${3:-1800}
 shift 3 || shift $#
 extra="$*"
 
-OBJ=$BUILD/obj-$flavour
+OBJ=$(obj_dir "$flavour")
 KERNEL=$OBJ/arch/x86/boot/bzImage
-INITRD=$BUILD/initramfs-$flavour.cpio
+INITRD=$(initramfs_path "$flavour")
 [ -f "$KERNEL" ] || die "no kernel $KERNEL"
 [ -f "$INITRD" ] || die "no initramfs $INITRD"
 # TAG names the logs of one of several guests running side by side.

@@ -82,6 +82,14 @@ CASES = [
                 ("kmemleak", r"stayed-enabled", r"Kernel memory leak detector disabled")]),
     Case("kmemleak-clean", args=["--kmemleak-symbols", "symbols.txt"],
          nonotes=[r"trigger-action-hist-xfail"]),
+    # the base lane (make test BASE=1): the list of known base failures is
+    # exact, or the run fails
+    Case("base-exact", args=["--xfail", "xfail.txt", "--xfail-exact"],
+         skips=[("ftracetest/00basic", r"00basic/basic2\.tc", r"known base failure: a fixture reason")],
+         passes=[("known-failures", r"exact", r"1 listed, each failed")]),
+    Case("base-stale", args=["--xfail", "xfail.txt", "--xfail-exact"],
+         fails=[("known-failures", r"00basic/basic2\.tc", r"listed in xfail\.txt but did not fail"),
+                ("known-failures", r"exact", r"1 listed did not fail")]),
 ]
 
 

@@ -3,6 +3,8 @@
 #  - patches/series and patches/*.patch agree, and the series applied in
 #    order with "git am" (scripts/prepare-tree.sh did it; verify the result)
 #  - scripts/checkpatch.pl --strict finds nothing in any patch
+#  - checkbashisms finds nothing new in the ftrace selftests (what
+#    upstream's selftest/bashisms.tc checks; the guest has no perl)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -45,3 +47,21 @@ $out"
 		res "checkpatch:$p" FAIL "$(echo "$out" | head -40 | tr '\n' '|')"
 	fi
 done
+
+# checkbashisms over what selftest/bashisms.tc covers: ftracetest,
+# test.d/functions and every .tc, the series' own included
+ft=$TREE/tools/testing/selftests/ftrace
+found=$(cd "$ft" && {
+	checkbashisms ftracetest test.d/functions 2>&1
+	find test.d -name '*.tc' -print0 | sort -z | xargs -0 -n 50 checkbashisms 2>&1
+} | sed -nE 's/^possible bashism in ([^ ]+) line ([0-9]+) .*/\1:\2/p' | sort -u || true)
+known=$(grep -v '^\s*#' "$TOP/tests/bashisms-known.txt" | awk 'NF {print $1}' | sort -u)
+new=$(comm -23 <(echo "$found") <(echo "$known") | grep . || true)
+gone=$(comm -13 <(echo "$found") <(echo "$known") | grep . || true)
+if [ -n "$new" ]; then
+	res checkbashisms FAIL "new: $(echo "$new" | tr '\n' ' ')(checkbashisms FILE in tools/testing/selftests/ftrace)"
+elif [ -n "$gone" ]; then
+	res checkbashisms FAIL "listed in tests/bashisms-known.txt but not reported: $(echo "$gone" | tr '\n' ' ')"
+else
+	res checkbashisms PASS "$(find "$ft/test.d" -name '*.tc' | wc -l) .tc files, $(echo "$known" | grep -c .) known report"
+fi

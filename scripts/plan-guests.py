@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Split a lane's parts between its guests, as tests/lanes.list says.
+
+  plan-guests.py --table tests/lanes.list --lane LANE --parts FILE [--only LIST]
+
+FILE lists the parts the lane runs, one a line, ftracetest already split
+into its categories (scripts/lib.sh expand_parts). Prints one line per
+guest that has something to run: "<guest> <qemu> <part,part,...>".
+A name that is no part of the lane, in the table or in LIST, is an error:
+a typo would otherwise run nothing and pass.
+"""
+import argparse
+import sys
+
+
+def expand(name, parts):
+    """The lane's parts that NAME stands for: itself, or its categories."""
+    return [p for p in parts if p == name or p.startswith(name + ":")]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--table", required=True)
+    ap.add_argument("--lane", required=True)
+    ap.add_argument("--parts", required=True)
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+
+    parts = [l.strip() for l in open(args.parts) if l.strip()]
+    table_lane = "test" if args.lane == "base" else args.lane
+    guests = []
+    for n, line in enumerate(open(args.table), 1):
+        line = line.split("#", 1)[0].split()
+        if not line:
+            continue
+        if len(line) != 4:
+            sys.exit("%s:%d: want <lane> <guest> <qemu> <parts>" % (args.table, n))
+        lane, guest, qemu, names = line
+        if lane == table_lane:
+            guests.append((guest, qemu, names.split(","), n))
+    if not guests:
+        sys.exit("%s: no guest for lane %s" % (args.table, table_lane))
+
+    taken = {}
+    rest = None
+    for guest, qemu, names, n in guests:
+        if names == ["rest"]:
+            if rest:
+                sys.exit("%s:%d: a second \"rest\" guest" % (args.table, n))
+            rest = guest
+            continue
+        for name in names:
+            got = expand(name, parts)
+            # the base lane has no series tests: only ftracetest is shared
+            if not got and args.lane != "base":
+                sys.exit("%s:%d: '%s' is no part of lane %s" % (args.table, n, name, args.lane))
+            for p in got:
+                if p in taken:
+                    sys.exit("%s:%d: %s is given to guests %s and %s"
+                             % (args.table, n, p, taken[p], guest))
+                taken[p] = guest
+
+    selected = parts
+    if args.only:
+        selected = []
+        for name in args.only.split(","):
+            got = expand(name, parts)
+            if not got:
+                sys.exit("ONLY: '%s' is no part of lane %s" % (name, args.lane))
+            selected += [p for p in got if p not in selected]
+
+    for guest, qemu, names, n in guests:
+        mine = [p for p in selected if taken.get(p, rest) == guest]
+        if mine:
+            print(guest, qemu, ",".join(mine))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+#!/bin/bash
+# One runner for the test lanes: build, host checks, boot the lane's guests
+# side by side (tests/lanes.list), parse and summarise. Ends with
+# "N passed, N failed[, N skipped]".
+#   scripts/run-lane.sh test    make test: the patched kernel, every part
+#   scripts/run-lane.sh debug   make test-debug: static checks, then a
+#                               lockdep/KASAN/KFENCE/kmemleak kernel running
+#                               the series' tests and the ftracetest
+#                               categories of guest/ftracetest-debug.list
+#   scripts/run-lane.sh base    make test BASE=1: the pristine base with an
+#                               empty series, ftracetest only; fails unless
+#                               tests/ftracetest-base-failures.txt is exact
+# Variables:
+#   ONLY=part[,part]  run a subset (test and base lanes), each part in the
+#                     guest the table gives it
+#   TIMEOUT=seconds   guest time limit (test 1500, debug 2400)
+#   STRESS=seconds    the stress driver's time in the debug lane (20)
+#   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
+set -euo pipefail
+lane=${1:?lane: test, debug or base}
+[ "$lane" = base ] && export FTX_BASE=1
+. "$(dirname "$0")/lib.sh"
+
+case $lane in
+test) flavour=test tmo=${TIMEOUT:-1500} cmdline="" ;;
+base) flavour=test tmo=${TIMEOUT:-1500} cmdline="" ;;
+debug)
+	[ -z "${ONLY:-}" ] || die "ONLY is for make test; the debug lane runs its whole plan"
+	flavour=debug tmo=${TIMEOUT:-2400}
+	# the debug kernel is slow: a workqueue pool may take 60 s, not 30,
+	# before its lack of progress is reported (configs/debug.config)
+	cmdline="ftx.lane=debug ftx.stress=${STRESS:-20} workqueue.watchdog_thresh=60"
+	;;
+*) die "unknown lane '$lane' (test, debug or base)" ;;
+esac
+cmdline="$cmdline $(fuzz_seed_arg)"
+xfail=$TOP/tests/ftracetest-base-failures.txt
+
+: >"$LOGDIR/phases"
+t0=$(now)
+"$TOP/scripts/deps.sh"
+"$TOP/scripts/prepare-tree.sh"
+[ "$lane" = base ] && ensure_base_tree
+
+# The plan, before the build: a typo in ONLY or in tests/lanes.list would
+# run nothing and pass. The parser fails every planned part that did not run.
+parts=$LOGDIR/parts-$lane.txt
+plan=$LOGDIR/plan-$lane.txt
+expand_parts "$flavour" "$(known_parts | grep -v : | paste -sd,)" >"$parts"
+[ -z "${ONLY:-}" ] || check_parts ONLY "$ONLY"
+"$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$lane" \
+	--parts "$parts" ${ONLY:+--only "$ONLY"} >"$plan" || die "no plan for lane $lane"
+[ -s "$plan" ] || die "lane $lane: no guest has a part to run"
+cut -d' ' -f3 "$plan" | tr , '\n' >"$parts"
+
+info "lane $lane: base $BASE_PKG $(base_pkg_version), kernel $(make -s -C "$KTREE" kernelversion), series: $([ "$lane" = base ] && echo "none (pristine base)" || echo "$(series_patches | wc -l) patches")"
+measured=$(sed -nE 's/^# Measured on Debian [^ ]+ ([^ ,]+).*/\1/p' "$xfail" | head -1)
+if [ "$measured" != "$(base_pkg_version)" ]; then
+	info "NOTE: the known base failures were measured on ${measured:-an unknown base}, this base is $(base_pkg_version): run make test BASE=1 and update ${xfail#"$TOP"/}"
+fi
+
+host=()
+case $lane in
+test)
+	"$TOP/scripts/build-kernel.sh" test
+	s=$(now)
+	"$TOP/tests/check-series.sh" >"$LOGDIR/host-series.txt"
+	phase_done check-series "$s"
+	# the parser's own tests: each fixture log gets the verdict it should
+	s=$(now)
+	"$TOP/tests/check-parser.py" --tree "$TREE" >"$LOGDIR/host-parser.txt"
+	phase_done check-parser "$s"
+	host=(--host "$LOGDIR/host-series.txt" --host "$LOGDIR/host-parser.txt")
+	;;
+debug)
+	# the static checks compare against the test kernel's config
+	"$TOP/scripts/build-kernel.sh" test
+	s=$(now)
+	"$TOP/scripts/check-static.sh" >"$LOGDIR/host-static.txt"
+	phase_done static "$s"
+	host=(--host "$LOGDIR/host-static.txt")
+	"$TOP/scripts/build-kernel.sh" debug
+	;;
+base) "$TOP/scripts/build-kernel.sh" test ;;
+esac
+"$TOP/scripts/mkinitramfs.sh" "$flavour"
+OBJ=$(obj_dir "$flavour")
+
+extra=()
+if [ "$lane" = debug ]; then
+	# symbols of the code whose leaks fail the run: kernel/trace, the
+	# samples and the series' modules
+	{ find "$OBJ/kernel/trace" -name '*.o' ! -name 'built-in.a'; find "$OBJ" -name '*.ko'; } |
+		xargs -r nm --defined-only 2>/dev/null | awk 'NF == 3 && $2 ~ /[tT]/ {print $3}' |
+		sort -u >"$LOGDIR/kmemleak-symbols.txt"
+	extra+=(--kmemleak-symbols "$LOGDIR/kmemleak-symbols.txt")
+fi
+[ "$lane" = base ] && extra+=(--xfail-exact)
+
+# --- the guests, side by side; each line of the plan is one. Their logs
+# are console-test-<guest>.log (test lane), console-test-<lane>-<guest>.log
+tagpfx=
+[ "$lane" = test ] || tagpfx=$lane-
+name=test${tagpfx:+-$lane}
+rm -f "$LOGDIR/console-test-$tagpfx"?.log "$LOGDIR/results-test-$tagpfx"?.log
+# one KVM probe (if any) before the guests start
+TAG=probe "$TOP/scripts/qemu-run.sh" "$flavour" probe 60 >/dev/null
+s=$(now)
+pids=()
+parse_args=()
+while read -r guest qemu guest_parts; do
+	env=(TAG="$tagpfx$guest")
+	for o in ${qemu//,/ }; do
+		case $o in
+		-) ;;
+		mem=*) env+=(MEM="${o#mem=}") ;;
+		icount) env+=(ICOUNT=1 SMP=1) ;;
+		*) die "tests/lanes.list: unknown qemu option '$o' for guest $guest" ;;
+		esac
+	done
+	(env "${env[@]}" "$TOP/scripts/qemu-run.sh" "$flavour" test "$tmo" \
+		"$cmdline ftx.shard=$guest ftx.only=$guest_parts" 2>&1 | sed -u "s/^/[$guest] /") &
+	pids+=($!)
+	parse_args+=(--console "$LOGDIR/console-test-$tagpfx$guest.log"
+		--results "$LOGDIR/results-test-$tagpfx$guest.log")
+done <"$plan"
+qrc=0
+for p in "${pids[@]}"; do
+	wait "$p" || qrc=1
+done
+phase_done guests "$s"
+
+s=$(now)
+prc=0
+"$TOP/scripts/parse-results.py" --tree "$KTREE" "${parse_args[@]}" \
+	--xfail "$xfail" \
+	--expected-skips "$TOP/tests/expected-skips.txt" \
+	--expect-parts "$parts" \
+	--vmlinux "$OBJ/vmlinux" \
+	"${host[@]}" "${extra[@]}" \
+	--summary-json "$LOGDIR/summary-$name.json" >"$LOGDIR/summary-$name.txt" || prc=$?
+phase_done parse "$s"
+phase_done total "$t0"
+
+echo
+echo "phase times:"
+sed 's/^/  /' "$LOGDIR/phases"
+cat "$LOGDIR/summary-$name.txt"
+[ $qrc -eq 0 ] && [ $prc -eq 0 ]
