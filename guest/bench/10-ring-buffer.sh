@@ -11,9 +11,12 @@ run() {
 	variant=$1
 	shift
 	echo > trace
-	modprobe ring_buffer_benchmark "$@" || { echo "modprobe failed"; return 1; }
+	if ! modprobe ring_buffer_benchmark "$@"; then
+		result bench "ring-buffer:$variant" FAIL "modprobe failed"
+		return 1
+	fi
 	if ! wait_for 300 grep -q "ns per entry" trace; then
-		echo "$variant: no report"
+		result bench "ring-buffer:$variant" FAIL "no report within 300 s"
 		rmmod ring_buffer_benchmark
 		return 1
 	fi
@@ -23,6 +26,10 @@ run() {
 	ovr=$(grep -m1 -o 'Overruns: *[0-9]*' trace | awk '{print $2}')
 	printf '%-26s %12s %14s %12s\n' "$variant" "$ns" "$epm" "$ovr"
 	echo "$ns" >"/tmp/rb-$variant"
+	case $ns in
+	'' | *[!0-9]*) result bench "ring-buffer:$variant" FAIL "no ns per entry in the report" ;;
+	*) result bench "ring-buffer:$variant" PASS ;;
+	esac
 }
 
 echo "ring_buffer_benchmark: ns per entry written (lower is better)"

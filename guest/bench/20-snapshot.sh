@@ -19,6 +19,14 @@ for mib in 1 4 16 64; do
 	swap=$(tracefs-pipe write snapshot_pipe 1 200)
 	# the same write path minus the swap: tracing_on takes "1" too
 	noop=$(tracefs-pipe write tracing_on 1 200)
+	case $swap in
+	'' | *[!0-9]*)
+		result bench "snapshot-swap:${mib}MiB" FAIL "printed '$swap', not a number"
+		echo 0 >snapshot_enabled
+		continue
+		;;
+	esac
+	result bench "snapshot-swap:${mib}MiB" PASS
 	[ -z "$base" ] && base=$swap
 	printf '%-12s %12s %16s %18s\n' "$mib" "$swap" \
 		"$(awk "BEGIN{printf \"%.2f\", $swap/$base}")" "$noop"
@@ -41,7 +49,10 @@ echo 1 >snapshot_pipe
 set -- $(tracefs-pipe drain snapshot_pipe)
 printf '%-16s %10s %10s %14s %12s\n' snapshot_pipe "$1" "$2" "$3" $(($3 / ($2 + (${2:-0} == 0))))
 if [ "$tp_lines" -gt 0 ] && [ "$2" -gt 0 ]; then
+	result bench snapshot-pipe-stream PASS
 	echo "ratio snapshot_pipe / trace_pipe (ns per line): $(awk "BEGIN{printf \"%.3f\", ($3/$2)/($tp_ns/$tp_lines)}")"
+else
+	result bench snapshot-pipe-stream FAIL "trace_pipe read $tp_lines lines, snapshot_pipe $2"
 fi
 echo 0 >snapshot_enabled
 cd / && rmdir $I

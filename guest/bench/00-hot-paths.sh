@@ -1,0 +1,103 @@
+#!/bin/sh
+# The hot paths the series touches that users pay for even when they use
+# no new feature, measured the same way on the patched kernel and on the
+# pristine base (make bench boots both): the host prints patched/base.
+# Each row is the best of 3 runs, in guest ns (instructions under
+# -icount), and goes to the host as "FTX-BENCH-ROW <key> <ns>".
+. /guest/lib.sh
+cd $TRACEFS || exit 1
+N=20000
+TRIG=/sys/kernel/preemptirq_delay_test/trigger
+
+# row KEY UNIT CMD...: run CMD 3 times (it prints one number) and report
+# the smallest; a run that prints no number fails the row
+row() {
+	_key=$1 _unit=$2
+	shift 2
+	_best=
+	for _i in 1 2 3; do
+		_v=$("$@")
+		case $_v in
+		'' | *[!0-9]*)
+			printf '%-40s %10s\n' "$_key" "no number"
+			result bench "$_key" FAIL "printed '$_v', not a number"
+			return 1
+			;;
+		esac
+		if [ -z "$_best" ] || [ "$_v" -lt "$_best" ]; then
+			_best=$_v
+		fi
+	done
+	printf '%-40s %10s  %s\n' "$_key" "$_best" "$_unit"
+	emit "FTX-BENCH-ROW $_key $_best"
+	result bench "$_key" PASS
+}
+
+# read_per_entry FILE: fill the top-level buffer with N markers, then
+# read FILE (trace_pipe or trace_pipe_raw) empty; ns per entry read
+read_per_entry() {
+	echo >trace
+	tracefs-pipe markers trace_marker m $N >/dev/null
+	set -- $(tracefs-pipe drain "$1")
+	echo $(($3 / N))
+}
+
+loop() {
+	syscall-loop $N
+}
+
+echo nop >current_tracer
+echo 8192 >buffer_size_kb
+echo >trace
+echo "hot paths, one vCPU, buffers of 8 MiB"
+printf '%-40s %10s  %s\n' path ns unit
+
+row syscall "ns/getppid()" loop
+
+# the function tracer on the one function the loop calls (its name is
+# __x64_sys_getppid or __do_sys_getppid, aliases of one address)
+if echo '*sys_getppid' >set_ftrace_filter && [ "$(grep -c . set_ftrace_filter)" = 1 ]; then
+	echo function >current_tracer
+	row function-one-func "ns/getppid()" loop
+	echo nop >current_tracer
+	echo >set_ftrace_filter
+else
+	result bench function-one-func FAIL "set_ftrace_filter for *sys_getppid: $(cat set_ftrace_filter | tr '\n' ' ')"
+fi
+
+echo 1 >events/raw_syscalls/sys_enter/enable
+row event-top "ns/getppid()" loop
+echo 0 >events/raw_syscalls/sys_enter/enable
+echo >trace
+
+mkdir instances/bench-hot
+echo 8192 >instances/bench-hot/buffer_size_kb
+echo 1 >instances/bench-hot/events/raw_syscalls/sys_enter/enable
+row event-instance "ns/getppid()" loop
+echo 0 >instances/bench-hot/events/raw_syscalls/sys_enter/enable
+row marker-instance "ns/write" tracefs-pipe write instances/bench-hot/trace_marker "bench marker" $N
+rmdir instances/bench-hot
+
+echo >trace
+row marker-top "ns/write" tracefs-pipe write trace_marker "bench marker" $N
+row trace_pipe "ns/entry" read_per_entry trace_pipe
+row trace_pipe_raw "ns/entry" read_per_entry per_cpu/cpu0/trace_pipe_raw
+
+# irqsoff: every irqs-off section longer than tracing_thresh is reported,
+# and each report swaps the CPU's buffer with the max buffer
+# (update_max_tr_single()). One trigger runs 10 sections of 100 us; with
+# tracing_thresh at 50 us only those are reported, at 1 s none is.
+if modprobe preemptirq_delay_test test_mode=irq delay=100 burst_size=10; then
+	echo irqsoff >current_tracer
+	echo 50 >tracing_thresh
+	row irqsoff-reported "ns/trigger" tracefs-pipe write $TRIG 1 20
+	echo 1000000 >tracing_thresh
+	row irqsoff-unreported "ns/trigger" tracefs-pipe write $TRIG 1 20
+	echo 0 >tracing_thresh
+	echo nop >current_tracer
+	rmmod preemptirq_delay_test
+else
+	result bench irqsoff-reported FAIL "modprobe preemptirq_delay_test failed"
+fi
+echo >trace
+echo 1408 >buffer_size_kb
