@@ -39,7 +39,17 @@ read_per_entry() {
 	echo >trace
 	tracefs-pipe markers trace_marker m $N >/dev/null
 	set -- $(tracefs-pipe drain "$1")
+	# the text's length varies with the timestamps' and pids' digits
+	echo "$1" >/tmp/read-bytes
 	echo $(($3 / N))
+}
+
+# text_row KEY: bytes per entry (x100) of the last read_per_entry, so that
+# a difference in trace_pipe's cost can be told from one in its text
+text_row() {
+	_b=$(($(cat /tmp/read-bytes) * 100 / N))
+	printf '%-40s %10s  %s\n' "$1" "$_b" "bytes/entry x100"
+	emit "FTX-BENCH-ROW $1 $_b"
 }
 
 loop() {
@@ -81,6 +91,7 @@ rmdir instances/bench-hot
 echo >trace
 row marker-top "ns/write" tracefs-pipe write trace_marker "bench marker" $N
 row trace_pipe "ns/entry" read_per_entry trace_pipe
+text_row trace_pipe-text
 row trace_pipe_raw "ns/entry" read_per_entry per_cpu/cpu0/trace_pipe_raw
 
 # irqsoff: every irqs-off section longer than tracing_thresh is reported,
