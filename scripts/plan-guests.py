@@ -41,8 +41,11 @@ def main():
     if not guests:
         sys.exit("%s: no guest for lane %s" % (args.table, table_lane))
 
+    # A part named exactly goes to its guest; a name that stands for
+    # several (ftracetest) takes those of its parts no guest names exactly.
     taken = {}
     rest = None
+    wide = []
     for guest, qemu, names, n in guests:
         if names == ["rest"]:
             if rest:
@@ -54,11 +57,22 @@ def main():
             # the base lane has no series tests: only ftracetest is shared
             if not got and args.lane != "base":
                 sys.exit("%s:%d: '%s' is no part of lane %s" % (args.table, n, name, args.lane))
-            for p in got:
-                if p in taken:
-                    sys.exit("%s:%d: %s is given to guests %s and %s"
-                             % (args.table, n, p, taken[p], guest))
-                taken[p] = guest
+            if got != [name]:
+                wide.append((guest, got, n))
+                continue
+            if name in taken:
+                sys.exit("%s:%d: %s is given to guests %s and %s"
+                         % (args.table, n, name, taken[name], guest))
+            taken[name] = guest
+    exact = dict(taken)
+    for guest, got, n in wide:
+        for p in got:
+            if p in exact:
+                continue
+            if p in taken:
+                sys.exit("%s:%d: %s is given to guests %s and %s"
+                         % (args.table, n, p, taken[p], guest))
+            taken[p] = guest
 
     selected = parts
     if args.only:
