@@ -33,8 +33,18 @@ export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 CC="ccache gcc"
 command -v ccache >/dev/null || CC=gcc
 
+# Line tables (-g1) in the kernels that tests boot, not in the bench one:
+# parse-results.py turns each kernel report's frames into file:line with
+# scripts/decode_stacktrace.sh on vmlinux. -g1 leaves the generated code
+# as it is and costs next to no compile time (unlike CONFIG_DEBUG_INFO's
+# full DWARF); modules are installed stripped.
+kcflags=
+case $flavour in
+test | debug) kcflags=-g1 ;;
+esac
+
 kmake() {
-	make -C "$KTREE" O="$OBJ" CC="$CC" HOSTCC="$CC" -j"$(nproc_build)" "$@"
+	make -C "$KTREE" O="$OBJ" CC="$CC" HOSTCC="$CC" KCFLAGS="$kcflags" -j"$(nproc_build)" "$@"
 }
 
 # --- config: only regenerate when a fragment changed or the tree moved

@@ -68,7 +68,8 @@ test)
 	phase_done check-series "$s"
 	# the parser's own tests: each fixture log gets the verdict it should
 	s=$(now)
-	"$TOP/tests/check-parser.py" --tree "$TREE" >"$LOGDIR/host-parser.txt"
+	"$TOP/tests/check-parser.py" --tree "$TREE" --vmlinux "$(obj_dir test)/vmlinux" \
+		>"$LOGDIR/host-parser.txt"
 	phase_done check-parser "$s"
 	host=(--host "$LOGDIR/host-series.txt" --host "$LOGDIR/host-parser.txt")
 	;;

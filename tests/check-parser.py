@@ -150,12 +150,57 @@ def run_case(case, tree, verbose):
     return "; ".join(problems)
 
 
+def symbolized_case(tree, vmlinux, verbose):
+    """A kernel report's frames come out as file:line: a WARNING whose
+    call trace has a real frame of @vmlinux (vfs_write, at an offset
+    inside it) must be printed with fs/read_write.c:<line>."""
+    p = subprocess.run(["nm", "-S", vmlinux], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True, timeout=120)
+    size = None
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3] == "vfs_write" and f[2] in "tT":
+            size = int(f[1], 16)
+    if not size:
+        return "no vfs_write in %s" % vmlinux
+    with open(os.path.join(FIX, "warning", "console.log")) as f:
+        text = f.read().replace("vfs_write+0xc4/0x3b0", "vfs_write+0x%x/0x%x" % (size // 2, size))
+    with tempfile.TemporaryDirectory() as d:
+        con = os.path.join(d, "console.log")
+        with open(con, "w") as f:
+            f.write(text)
+        argv = [sys.executable, PARSER, "--tree", tree, "--vmlinux", vmlinux, "--no-kunit",
+                "--console", con, "--results", os.path.join(FIX, "warning", "results.log"),
+                "--summary-json", os.path.join(d, "s.json")]
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=600)
+        if verbose:
+            print(p.stdout, file=sys.stderr)
+        with open(os.path.join(d, "s.json")) as f:
+            summary = json.load(f)
+    details = [d for s_, n, st, d in summary["cases"] if n == "no-kernel-splat" and st == "FAIL"]
+    if not details:
+        return "the WARNING was not reported"
+    if not re.search(r"vfs_write\+0x[0-9a-f]+/0x[0-9a-f]+ fs/read_write\.c:\d+", details[0]):
+        notes = " ".join(n for n in summary.get("notes", []) if "symbolized" in n)
+        return "the frame has no file:line: %s %s" % (details[0][-300:], notes)
+    return ""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", default=os.path.join(TOP, "build", "linux"),
                     help="kernel tree (kunit.py, ftracetest's test.d)")
+    ap.add_argument("--vmlinux", help="a build's vmlinux: check that reports are symbolized")
     ap.add_argument("-v", action="store_true", help="show the parser's output on stderr")
     args = ap.parse_args()
+    if args.vmlinux:
+        try:
+            why = symbolized_case(args.tree, args.vmlinux, args.v)
+        except Exception:
+            why = traceback.format_exc().strip().replace("\n", "|")
+        print("FTX-RESULT parser symbolized %s %s" % ("FAIL" if why else "PASS",
+              why.replace("\n", "|") if why else "frames read file:line"))
     for case in CASES:
         try:
             why = run_case(case, args.tree, args.v)
