@@ -451,7 +451,12 @@ def symbolize(text, tree, vmlinux):
         return text, "decode_stacktrace.sh: %s" % e
     if p.returncode != 0 or not p.stdout.strip():
         return text, "decode_stacktrace.sh exited %d: %s" % (p.returncode, p.stderr.strip()[-300:])
-    return p.stdout.rstrip("\n"), None
+    # out-of-tree builds record sources as <objdir>/../<tree>/file: keep
+    # the path in the tree, as the kernel's own reports print it
+    objdir = os.path.dirname(os.path.abspath(vmlinux))
+    prefix = os.path.join(objdir, os.path.relpath(os.path.realpath(tree), objdir)) + "/"
+    out = p.stdout.replace(prefix, "").replace(os.path.realpath(tree) + "/", "")
+    return out.rstrip("\n"), None
 
 
 def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None):

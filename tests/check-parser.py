@@ -181,7 +181,7 @@ def symbolized_case(tree, vmlinux, verbose):
     details = [d for s_, n, st, d in summary["cases"] if n == "no-kernel-splat" and st == "FAIL"]
     if not details:
         return "the WARNING was not reported"
-    if not re.search(r"vfs_write\+0x[0-9a-f]+/0x[0-9a-f]+ fs/read_write\.c:\d+", details[0]):
+    if not re.search(r"vfs_write \(fs/read_write\.c:\d+", details[0]):
         notes = " ".join(n for n in summary.get("notes", []) if "symbolized" in n)
         return "the frame has no file:line: %s %s" % (details[0][-300:], notes)
     return ""
