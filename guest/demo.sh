@@ -84,6 +84,22 @@ wait $streamer 2>/dev/null
 run "echo 0 > instances/flight/snapshot_enabled"
 run "rmdir instances/flight"
 
+say "Trace exports: a module streams its own instance's entries into a sink"
+echo "of its own as they are written (samples/ftrace/sample-trace-export.ko)"
+X=/sys/kernel/debug/sample-trace-export
+run "modprobe sample-trace-export"
+run "echo 1 > instances/sample-export/events/sched/sched_process_exec/enable"
+/bin/true
+run "echo 'hello from user space' > instances/sample-export/trace_marker"
+run "echo 'not for the export' > trace_marker"
+run "echo 2 > $X/trigger"
+echo "-- the instance's ring buffer:"
+run "grep -v '^#' instances/sample-export/trace | cut -c1-100"
+echo "-- the same entries, as the export got them (CPU, then the bytes in hex):"
+run "cut -c1-100 $X/entries"
+run "cat $X/stats"
+run "rmmod sample-trace-export"
+
 say "Clean up"
 run "echo 0 > instances/demo/snapshot"
 run "rmdir instances/demo"

@@ -81,3 +81,30 @@ run_limited() {
 	fi
 	return $_rc
 }
+
+# bench_row KEY UNIT CMD...: run CMD 3 times (it prints one number) and report
+# the smallest, also in $bench_best; a run that prints no number fails the
+# row. The host compares the rows with the pristine base's unless
+# BENCH_COMPARE=0 (rows of features the base does not have).
+bench_row() {
+	_key=$1 _unit=$2
+	shift 2
+	_best=
+	for _i in 1 2 3; do
+		_v=$("$@")
+		case $_v in
+		'' | *[!0-9]*)
+			printf '%-40s %10s\n' "$_key" "no number"
+			result bench "$_key" FAIL "printed '$_v', not a number"
+			return 1
+			;;
+		esac
+		if [ -z "$_best" ] || [ "$_v" -lt "$_best" ]; then
+			_best=$_v
+		fi
+	done
+	printf '%-40s %10s  %s\n' "$_key" "$_best" "$_unit"
+	[ "${BENCH_COMPARE:-1}" = 0 ] || emit "FTX-BENCH-ROW $_key $_best"
+	bench_best=$_best
+	result bench "$_key" PASS
+}

@@ -9,30 +9,6 @@ cd $TRACEFS || exit 1
 N=20000
 TRIG=/sys/kernel/preemptirq_delay_test/trigger
 
-# row KEY UNIT CMD...: run CMD 3 times (it prints one number) and report
-# the smallest; a run that prints no number fails the row
-row() {
-	_key=$1 _unit=$2
-	shift 2
-	_best=
-	for _i in 1 2 3; do
-		_v=$("$@")
-		case $_v in
-		'' | *[!0-9]*)
-			printf '%-40s %10s\n' "$_key" "no number"
-			result bench "$_key" FAIL "printed '$_v', not a number"
-			return 1
-			;;
-		esac
-		if [ -z "$_best" ] || [ "$_v" -lt "$_best" ]; then
-			_best=$_v
-		fi
-	done
-	printf '%-40s %10s  %s\n' "$_key" "$_best" "$_unit"
-	emit "FTX-BENCH-ROW $_key $_best"
-	result bench "$_key" PASS
-}
-
 # read_per_entry FILE: fill the top-level buffer with N markers, then
 # read FILE (trace_pipe or trace_pipe_raw) empty; ns per entry read
 read_per_entry() {
@@ -62,13 +38,13 @@ echo >trace
 echo "hot paths, one vCPU, buffers of 8 MiB"
 printf '%-40s %10s  %s\n' path ns unit
 
-row syscall "ns/getppid()" loop
+bench_row syscall "ns/getppid()" loop
 
 # the function tracer on the one function the loop calls (its name is
 # __x64_sys_getppid or __do_sys_getppid, aliases of one address)
 if echo '*sys_getppid' >set_ftrace_filter && [ "$(grep -c . set_ftrace_filter)" = 1 ]; then
 	echo function >current_tracer
-	row function-one-func "ns/getppid()" loop
+	bench_row function-one-func "ns/getppid()" loop
 	echo nop >current_tracer
 	echo >set_ftrace_filter
 else
@@ -76,30 +52,30 @@ else
 fi
 
 echo 1 >events/raw_syscalls/sys_enter/enable
-row event-top "ns/getppid()" loop
+bench_row event-top "ns/getppid()" loop
 echo 0 >events/raw_syscalls/sys_enter/enable
 echo >trace
 
 mkdir instances/bench-hot
 echo 8192 >instances/bench-hot/buffer_size_kb
 echo 1 >instances/bench-hot/events/raw_syscalls/sys_enter/enable
-row event-instance "ns/getppid()" loop
+bench_row event-instance "ns/getppid()" loop
 echo 0 >instances/bench-hot/events/raw_syscalls/sys_enter/enable
-row marker-instance "ns/write" tracefs-pipe write instances/bench-hot/trace_marker "bench marker" $N
+bench_row marker-instance "ns/write" tracefs-pipe write instances/bench-hot/trace_marker "bench marker" $N
 rmdir instances/bench-hot
 
 echo >trace
-row marker-top "ns/write" tracefs-pipe write trace_marker "bench marker" $N
-row trace_pipe "ns/entry" read_per_entry trace_pipe
+bench_row marker-top "ns/write" tracefs-pipe write trace_marker "bench marker" $N
+bench_row trace_pipe "ns/entry" read_per_entry trace_pipe
 text_row trace_pipe-text
 # The default text looks up each marker's ip in kallsyms, whose cost
 # depends on where the symbol sits in its block of 256 names
 # (get_symbol_offset()), so on the layout of the symbol table: the raw
 # format prints the ip as a number and leaves that out.
 echo 1 >options/raw
-row trace_pipe-rawfmt "ns/entry" read_per_entry trace_pipe
+bench_row trace_pipe-rawfmt "ns/entry" read_per_entry trace_pipe
 echo 0 >options/raw
-row trace_pipe_raw "ns/entry" read_per_entry per_cpu/cpu0/trace_pipe_raw
+bench_row trace_pipe_raw "ns/entry" read_per_entry per_cpu/cpu0/trace_pipe_raw
 
 # irqsoff: every irqs-off section longer than tracing_thresh is reported,
 # and each report swaps the CPU's buffer with the max buffer
@@ -108,9 +84,9 @@ row trace_pipe_raw "ns/entry" read_per_entry per_cpu/cpu0/trace_pipe_raw
 if modprobe preemptirq_delay_test test_mode=irq delay=100 burst_size=10; then
 	echo irqsoff >current_tracer
 	echo 50 >tracing_thresh
-	row irqsoff-reported "ns/trigger" tracefs-pipe write $TRIG 1 20
+	bench_row irqsoff-reported "ns/trigger" tracefs-pipe write $TRIG 1 20
 	echo 1000000 >tracing_thresh
-	row irqsoff-unreported "ns/trigger" tracefs-pipe write $TRIG 1 20
+	bench_row irqsoff-unreported "ns/trigger" tracefs-pipe write $TRIG 1 20
 	echo 0 >tracing_thresh
 	echo nop >current_tracer
 	rmmod preemptirq_delay_test
