@@ -16,6 +16,8 @@ PKGS=(
 	# checkbashisms, which tests/check-series.sh runs over the ftrace
 	# selftests (upstream runs it in selftest/bashisms.tc)
 	devscripts
+	# make bench's plots
+	gnuplot-nox
 )
 
 missing=()

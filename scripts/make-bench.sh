@@ -75,6 +75,12 @@ kver=$(cat "$(obj_dir bench)/include/config/kernel.release")
 		/^FTX-BENCH-END/{on=0; next} on && !/^FTX-RESULT /' "$LOGDIR/results-bench-patched.log"
 } | tee "$LOGDIR/bench-tables.txt"
 
+# the function tracers' rows as a plot (the README shows a copy)
+if grep -q '^mux-ops-' "$LOGDIR/results-bench-patched.log"; then
+	"$TOP/scripts/plot-function-tracers.sh" "$LOGDIR/results-bench-patched.log" \
+		"$LOGDIR/function-tracers.png" || prc=1
+fi
+
 for kind in base patched; do
 	echo
 	echo "$kind: $(tail -1 "$LOGDIR/summary-bench-$kind.txt")"
