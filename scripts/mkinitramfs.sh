@@ -98,6 +98,15 @@ for src in "$TOP"/guest/src/*.c; do
 	fi
 done
 
+# --- C selftests of the patched tree (not in the base), static
+mmap_test=$KTREE/tools/testing/selftests/ring-buffer/trace_mmap_test.c
+if [ -f "$mmap_test" ]; then
+	make -C "$KTREE" O="$OBJ" -s headers_install
+	gcc -O2 -Wall -Werror -static -I"$OBJ/usr/include" \
+		-o "$ROOT/usr/bin/trace_mmap_test" "$mmap_test" ||
+		die "selftest $mmap_test does not build"
+fi
+
 # --- tests from the patched tree, guest scripts, and guest programs
 cp -a "$KTREE/tools/testing/selftests/ftrace" "$ROOT/opt/ftracetest"
 rm -rf "$ROOT/opt/ftracetest/logs"

@@ -37,7 +37,7 @@ files="$T/snapshot_enabled:$SNAP $T/snapshot_pipe:$SNAP $T/per_cpu/cpu0/snapshot
 $I/snapshot_enabled:$SNAP $I/snapshot_pipe:$SNAP $I/per_cpu/cpu1/snapshot_pipe:EINVAL,EBUSY
 $T/snapshot:$SNAP,ERANGE $I/snapshot:$SNAP,ERANGE
 $I/buffer_size_kb:EINVAL,ENOMEM,EBUSY,ERANGE $I/set_event:EINVAL,ENOENT,ENOMEM
-$I/set_ftrace_filter:EINVAL,ENODEV,ENOMEM,EBUSY $I/per_cpu/cpu0/trace_pipe_raw:EINVAL,EBUSY
+$I/set_ftrace_filter:EINVAL,ENODEV,ENOMEM,EBUSY $I/per_cpu/cpu0/trace_pipe_raw:EINVAL,EBUSY,EPERM,ENODEV
 dir:$T/instances:EEXIST,EINVAL,ENOENT,EBUSY,ENAMETOOLONG,ENOTEMPTY,ENOMEM,EPERM,ENODEV"
 
 echo "seeds $SEED and $((SEED + 1)), $OPS operations each (make test FUZZ_SEED=$SEED replays them)"
