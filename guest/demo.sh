@@ -152,6 +152,11 @@ run "cat instances/demo/overflow"
 run "echo 1 > instances/demo/reset"
 run "cat instances/demo/overflow"
 
+say "Zero-copy recording: mmap-record maps every CPU's trace_pipe_raw"
+run "mmap-record -i rec -e sched:sched_switch -e syscalls:sys_enter_getppid -d 3 -o /tmp/demo.dat & sleep 1; syscall-loop 1000 >/dev/null; wait"
+run "trace-cmd report -i /tmp/demo.dat | grep -m 3 -e sys_enter_getppid -e sched_switch"
+run "trace-cmd report -i /tmp/demo.dat | wc -l"
+
 say "Clean up"
 run "echo 0 > instances/demo/snapshot"
 run "rmdir instances/demo"

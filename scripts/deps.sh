@@ -18,6 +18,9 @@ PKGS=(
 	devscripts
 	# make bench's plots
 	gnuplot-nox
+	# tools/tracing/mmap-record, and KernelShark opening its file
+	libtracefs-dev libtraceevent-dev pkg-config
+	kernelshark xvfb xauth x11-apps x11-utils netpbm
 )
 
 missing=()

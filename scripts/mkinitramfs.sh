@@ -106,6 +106,17 @@ if [ -f "$mmap_test" ]; then
 		-o "$ROOT/usr/bin/trace_mmap_test" "$mmap_test" ||
 		die "selftest $mmap_test does not build"
 fi
+# the recorder of tools/tracing (libtracefs and libtraceevent come with
+# trace-cmd above)
+recorder=$KTREE/tools/tracing/mmap-record/mmap-record.c
+if [ -f "$recorder" ]; then
+	# shellcheck disable=SC2046
+	gcc -O2 -Wall -Wextra -Werror -I"$OBJ/usr/include" \
+		$(pkg-config --cflags libtracefs libtraceevent) \
+		-o "$ROOT/usr/bin/mmap-record" "$recorder" \
+		$(pkg-config --libs libtracefs libtraceevent) ||
+		die "tool $recorder does not build"
+fi
 
 # --- tests from the patched tree, guest scripts, and guest programs
 cp -a "$KTREE/tools/testing/selftests/ftrace" "$ROOT/opt/ftracetest"

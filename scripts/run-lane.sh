@@ -131,6 +131,14 @@ for p in "${pids[@]}"; do
 done
 phase_done guests "$s"
 
+# the recorder's trace.dat, read on the host by trace-cmd and KernelShark
+if [ "$lane" = test ] && grep -qs "^FTX-RESULT mmap-record " "$LOGDIR"/results-test-?.log; then
+	s=$(now)
+	"$TOP/scripts/kernelshark-check.sh" "$LOGDIR"/results-test-?.log >"$LOGDIR/host-kernelshark.txt"
+	host+=(--host "$LOGDIR/host-kernelshark.txt")
+	phase_done kernelshark "$s"
+fi
+
 s=$(now)
 prc=0
 "$TOP/scripts/parse-results.py" --tree "$KTREE" "${parse_args[@]}" \

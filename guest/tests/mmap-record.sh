@@ -1,0 +1,134 @@
+#!/bin/sh
+# tools/tracing/mmap-record: it records sequence-numbered trace_marker
+# writes on every CPU through the mapped buffers, and trace-cmd report
+# shows each number once in its file (the lost count would have to explain
+# any gap); trace-cmd record of the same workload reports the same lines;
+# bad options and a user without permission get a clear error.
+. /guest/lib.sh
+
+S=mmap-record
+if ! command -v mmap-record >/dev/null; then
+	result $S build FAIL "mmap-record is not in the initramfs"
+	exit 0
+fi
+N=300
+NCPU=$(ls -d $TRACEFS/per_cpu/cpu* | wc -l)
+
+# markers FILE TAG: N numbered writes (TAG-cC:I) to FILE from each CPU C,
+# by a script, so that trace-cmd record can run it too
+cat >/tmp/markers.sh <<'M'
+c=0
+while [ $c -lt $3 ]; do
+	taskset -c $c tracefs-pipe markers "$1" "$2-c$c" $4 >/dev/null &
+	c=$((c + 1))
+done
+wait
+M
+markers() {
+	sh /tmp/markers.sh "$1" "$2" $NCPU $N
+}
+
+# check_seqs REPORT TAG LOST: per CPU, every number once, or LOST of them
+# missing; a number twice or out of range fails.
+check_seqs() {
+	for c in $(seq 0 $((NCPU - 1))); do
+		grep -o "$2-c$c:[0-9]*" "$1" | sed 's/.*://' | sort -n >/tmp/seqs
+		got=$(wc -l </tmp/seqs)
+		dup=$(uniq -d </tmp/seqs | wc -l)
+		bad=$(awk -v n=$N '$1 < 0 || $1 >= n' /tmp/seqs | wc -l)
+		if [ "$dup" -ne 0 ] || [ "$bad" -ne 0 ] || [ $((got + $3)) -lt $N ]; then
+			echo "cpu$c: $got of $N, $dup twice, $bad out of range, $3 lost"
+			return 1
+		fi
+	done
+}
+
+# --- bad input
+mmap-record -d abc >/tmp/o 2>/tmp/e
+check $S bad-duration "exit $? / $(cat /tmp/e)" -- grep -q "invalid duration 'abc'" /tmp/e
+mmap-record -d 0 2>/tmp/e
+check $S zero-duration "$(cat /tmp/e)" -- grep -q "invalid duration" /tmp/e
+mmap-record --no-such-option 2>/tmp/e
+rc=$?
+check $S bad-option "exit $rc" -- sh -c "[ $rc -eq 2 ] && grep -q usage /tmp/e"
+mmap-record extra 2>/tmp/e
+rc=$?
+check $S extra-argument "exit $rc" -- sh -c "[ $rc -eq 2 ] && grep -q unexpected /tmp/e"
+mmap-record -i recbad -e nosuch:event -d 1 -o /tmp/bad.dat 2>/tmp/e
+rc=$?
+check $S bad-event "exit $rc / $(cat /tmp/e)" -- sh -c "[ $rc -eq 1 ] && grep -q \"no event 'nosuch:event'\" /tmp/e"
+check $S bad-event-no-instance "instance recbad left behind" -- test ! -d $TRACEFS/instances/recbad
+mmap-record -i 'a/b' -d 1 2>/tmp/e
+check $S bad-instance "$(cat /tmp/e)" -- grep -q "invalid instance name" /tmp/e
+su nobody -s /bin/sh -c "mmap-record -d 1 -o /tmp/nobody.dat" 2>/tmp/e
+rc=$?
+check $S no-permission "exit $rc / $(cat /tmp/e)" -- sh -c "[ $rc -ne 0 ] && grep -q 'needs root' /tmp/e"
+
+# --- an instance, markers on every CPU
+I=$TRACEFS/instances/rec
+mmap-record -i rec -e sched:sched_switch -d 8 -o /tmp/rec.dat 2>/tmp/rec.err &
+pid=$!
+if wait_for 10 sh -c "grep -qx 1 $I/tracing_on 2>/dev/null"; then
+	markers $I/trace_marker mmrec
+fi
+wait $pid
+rc=$?
+cat /tmp/rec.err
+check $S record-exit "exit $rc" -- test $rc -eq 0
+check $S instance-removed "the instance the recorder made is still there" -- test ! -d $I
+trace-cmd report -i /tmp/rec.dat >/tmp/rec.txt 2>/tmp/rec.rerr
+rc=$?
+check $S report-reads "trace-cmd report: exit $rc, $(head -c 300 /tmp/rec.rerr)" -- test $rc -eq 0
+# the host reads it too, with its trace-cmd and KernelShark
+# (scripts/kernelshark-check.sh); the debug lane does not look
+if [ "$(cat /etc/ftrace-ext-flavour)" = test ] && [ -s /tmp/rec.dat ]; then
+	emit "FTX-FILE-BEGIN mmap-record.dat"
+	base64 /tmp/rec.dat | sed 's/^/FTX-FILE /' >>"$RESULTS"
+	emit "FTX-FILE-END"
+fi
+lost=$(sed -n 's/^mmap-record: .* events, \([0-9]*\) lost.*/\1/p' /tmp/rec.err)
+check $S every-marker-once "$(check_seqs /tmp/rec.txt mmrec "${lost:-0}")" -- \
+	check_seqs /tmp/rec.txt mmrec "${lost:-0}"
+check $S report-has-events "no sched_switch in the report" -- grep -q "sched_switch:" /tmp/rec.txt
+events=$(sed -n 's/^mmap-record: \([0-9]*\) events.*/\1/p' /tmp/rec.err)
+lines=$(grep -c "^ *[^ ].*\[[0-9]*\]" /tmp/rec.txt)
+check $S counts-match "recorder counted $events events, the report has $lines" -- \
+	test "$events" = "$lines"
+
+# --- a small buffer: the losses the recorder reports explain every gap
+mmap-record -i recsmall -b 8 -d 4 -o /tmp/small.dat 2>/tmp/small.err &
+pid=$!
+I=$TRACEFS/instances/recsmall
+if wait_for 10 sh -c "grep -qx 1 $I/tracing_on 2>/dev/null"; then
+	kill -STOP $pid
+	markers $I/trace_marker mmsmall
+	kill -CONT $pid
+fi
+wait $pid
+cat /tmp/small.err
+trace-cmd report -i /tmp/small.dat >/tmp/small.txt 2>&1
+lost=$(sed -n 's/^mmap-record: .* events, \([0-9]*\) lost.*/\1/p' /tmp/small.err)
+check $S small-buffer-lost "no loss reported with an 8 KiB buffer: $(tail -1 /tmp/small.err)" -- \
+	test "${lost:-0}" -gt 0
+check $S small-buffer-gaps-explained "$(check_seqs /tmp/small.txt mmsmall "${lost:-0}")" -- \
+	check_seqs /tmp/small.txt mmsmall "${lost:-0}"
+check $S small-buffer-dropped-shown "trace-cmd report shows no EVENTS DROPPED" -- \
+	grep -q "EVENTS DROPPED" /tmp/small.txt
+
+# --- the same workload recorded by trace-cmd record
+echo 0 >$TRACEFS/snapshot	# a spare buffer would keep the mapping away
+trace-cmd record -p nop -o /tmp/tc.dat sh /tmp/markers.sh $TRACEFS/trace_marker mmsame $NCPU $N \
+	>/tmp/tc.out 2>&1
+trace-cmd report -i /tmp/tc.dat 2>/dev/null | grep -o "mmsame-c[0-9]*:[0-9]*" | sort >/tmp/tc.seqs
+mmap-record -d 6 -o /tmp/top.dat 2>/tmp/top.err &
+pid=$!
+wait_for 10 sh -c "grep -qx 1 $TRACEFS/tracing_on" && sleep 1
+markers $TRACEFS/trace_marker mmsame
+wait $pid
+trace-cmd report -i /tmp/top.dat 2>/dev/null | grep -o "mmsame-c[0-9]*:[0-9]*" | sort >/tmp/top.seqs
+check $S same-as-trace-cmd "trace-cmd record saw $(wc -l </tmp/tc.seqs), mmap-record $(wc -l </tmp/top.seqs)" -- \
+	sh -c "[ -s /tmp/tc.seqs ] && cmp -s /tmp/tc.seqs /tmp/top.seqs"
+trace-cmd report -i /tmp/tc.dat 2>/dev/null | grep "mmsame-c0:7$" | sed 's/.*\] *[0-9.]*: *//' >/tmp/tc.line
+trace-cmd report -i /tmp/top.dat 2>/dev/null | grep "mmsame-c0:7$" | sed 's/.*\] *[0-9.]*: *//' >/tmp/top.line
+check $S same-line-format "trace-cmd: '$(cat /tmp/tc.line)', mmap-record: '$(cat /tmp/top.line)'" -- \
+	sh -c "[ -s /tmp/tc.line ] && cmp -s /tmp/tc.line /tmp/top.line"
