@@ -153,7 +153,7 @@ run "echo 1 > instances/demo/reset"
 run "cat instances/demo/overflow"
 
 say "Zero-copy recording: mmap-record maps every CPU's trace_pipe_raw"
-run "mmap-record -i rec -e sched:sched_switch -e syscalls:sys_enter_getppid -d 3 -o /tmp/demo.dat 2>/tmp/demo.err & until grep -q recording /tmp/demo.err; do sleep 0.2; done; syscall-loop 1000 >/dev/null; wait; cat /tmp/demo.err"
+run "mmap-record -i rec -e sched:sched_switch -e syscalls:sys_enter_getppid -d 3 -o /tmp/demo.dat 2>/tmp/demo.err & until grep -qs recording /tmp/demo.err; do sleep 0.2; done; syscall-loop 1000 >/dev/null; wait; cat /tmp/demo.err"
 run "trace-cmd report -i /tmp/demo.dat | grep -m 3 -e sys_enter_getppid -e sched_switch"
 run "trace-cmd report -i /tmp/demo.dat | wc -l"
 

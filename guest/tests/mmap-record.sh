@@ -69,7 +69,7 @@ check $S no-permission "exit $rc / $(cat /tmp/e)" -- sh -c "[ $rc -ne 0 ] && gre
 I=$TRACEFS/instances/rec
 mmap-record -i rec -e sched:sched_switch -d 8 -o /tmp/rec.dat 2>/tmp/rec.err &
 pid=$!
-if wait_for 30 grep -q "recording" /tmp/rec.err; then
+if wait_for 30 grep -qs "recording" /tmp/rec.err; then
 	markers $I/trace_marker mmrec
 fi
 wait $pid
@@ -100,7 +100,7 @@ check $S counts-match "recorder counted $events events, the report has $lines" -
 mmap-record -i recsmall -b 8 -d 4 -o /tmp/small.dat 2>/tmp/small.err &
 pid=$!
 I=$TRACEFS/instances/recsmall
-if wait_for 30 grep -q "recording" /tmp/small.err; then
+if wait_for 30 grep -qs "recording" /tmp/small.err; then
 	kill -STOP $pid
 	# far more than 8 KiB a CPU while the recorder cannot drain
 	markers $I/trace_marker mmsmall 2000
@@ -131,7 +131,7 @@ trace-cmd record -p nop -o /tmp/tc.dat sh /tmp/markers.sh $TRACEFS/trace_marker 
 trace-cmd report -i /tmp/tc.dat 2>/dev/null | grep -o "mmsame-c[0-9]*:[0-9]*" | sort >/tmp/tc.seqs
 mmap-record -d 6 -o /tmp/top.dat 2>/tmp/top.err &
 pid=$!
-wait_for 30 grep -q "recording" /tmp/top.err
+wait_for 30 grep -qs "recording" /tmp/top.err
 markers $TRACEFS/trace_marker mmsame
 wait $pid
 cat /tmp/top.err
