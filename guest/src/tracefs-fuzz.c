@@ -202,7 +202,17 @@ static void one_op(struct target *t)
 		close(fd);
 		break;
 	case 4:		/* a long run of digits */
-		len = 1 + rnd(5000);
+		/*
+		 * Either a small number or one that overflows an unsigned
+		 * long: 6 to 19 ones parse, and as buffer_size_kb they ask
+		 * 108 MB a CPU and more. Up to the guest's memory that
+		 * is a valid request, which a debug guest under TCG takes
+		 * minutes to allocate, holding trace_types_lock (seed
+		 * 337642548 wrote 1111111, and another fuzzer's close of
+		 * trace_pipe raised the hung-task report). Exhausting
+		 * memory is not bad input.
+		 */
+		len = rnd(2) ? 1 + rnd(5) : 20 + rnd(4981);
 		memset(buf, '1', len);
 		note(t, do_write(t->path, buf, len), OP_WRITE);
 		break;
