@@ -11,6 +11,8 @@ PKGS=(
 	# guest
 	qemu-system-x86 busybox-static dash bash util-linux procps
 	trace-cmd iputils-ping strace sparse
+	# make bench's workloads: hackbench, dbench and tbench
+	rt-tests dbench
 	# checkpatch.pl's SPDX check (scripts/spdxcheck.py)
 	python3-ply python3-git
 	# checkbashisms, which tests/check-series.sh runs over the ftrace

@@ -80,6 +80,11 @@ if grep -q '^mux-ops-' "$LOGDIR/results-bench-patched.log"; then
 	"$TOP/scripts/plot-function-tracers.sh" "$LOGDIR/results-bench-patched.log" \
 		"$LOGDIR/function-tracers.png" || prc=1
 fi
+# and the mapped buffers' (guest/bench/50-mmap.sh)
+if grep -q '^mmap-a ' "$LOGDIR/results-bench-patched.log"; then
+	"$TOP/scripts/plot-mmap.sh" "$LOGDIR/results-bench-patched.log" \
+		"$LOGDIR/mmap.png" || prc=1
+fi
 
 for kind in base patched; do
 	echo

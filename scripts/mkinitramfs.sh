@@ -61,6 +61,15 @@ for m in modprobe insmod rmmod lsmod depmod modinfo; do
 	rm -f "$ROOT/usr/bin/$m" "$ROOT/usr/sbin/$m"
 	ln -s ../bin/kmod "$ROOT/usr/sbin/$m"
 done
+# the workloads of make bench (guest/bench/50-mmap.sh), and stdbuf
+for b in hackbench dbench tbench tbench_srv stdbuf; do
+	rm -f "$ROOT/usr/bin/$b"
+	copy_bin "/usr/bin/$b"
+done
+# stdbuf -oL (line-buffered trace-cmd) preloads this
+copy_bin /usr/libexec/coreutils/libstdbuf.so
+mkdir -p "$ROOT/usr/share/dbench"
+cp /usr/share/dbench/client.txt "$ROOT/usr/share/dbench/"
 # trace-cmd loads its event plugins with dlopen
 plugdir=/usr/lib/x86_64-linux-gnu/traceevent/plugins
 for p in "$plugdir"/*.so; do copy_bin "$p"; done
