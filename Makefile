@@ -11,7 +11,7 @@
 #   make shell    boot the test kernel to an interactive shell
 #   make tree     build/linux: base commit (tag "base") + the series
 #   make series   regenerate patches/ from build/linux base..HEAD
-#   make check-bisect   build every prefix of the series
+#   make check-bisect   build every prefix of the series (FROM=N: from patch N)
 #   make check-series   apply + checkpatch the series (host only)
 
 SHELL := /bin/bash

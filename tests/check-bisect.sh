@@ -20,6 +20,8 @@ export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 fails=0 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
+	# FROM=N: start at patch N, the earlier prefixes having been checked
+	[ "$i" -ge "${FROM:-1}" ] || continue
 	git checkout -q "$c"
 	subj=$(git log -1 --format=%s "$c")
 	# The full config each time: olddefconfig drops the options that an
