@@ -17,12 +17,13 @@ mkdir -p "$OBJ"
 [ -f "$BUILD/obj-test/.config" ] || die "build the test kernel first (make build)"
 # the build's own cache, never the host's (see build-kernel.sh)
 export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
-fails=0 i=0
+fails=0 i=0 built=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
 	# FROM=N: start at patch N, the earlier prefixes having been checked
 	[ "$i" -ge "${FROM:-1}" ] || continue
 	git checkout -q "$c"
+	built=$((built + 1))
 	subj=$(git log -1 --format=%s "$c")
 	# The full config each time: olddefconfig drops the options that an
 	# earlier prefix did not know yet.
@@ -46,5 +47,5 @@ for c in "${commits[@]}"; do
 		fails=$((fails + 1))
 	fi
 done
-echo "$((${#commits[@]} - fails)) passed, $fails failed"
+echo "$((built - fails)) passed, $fails failed"
 [ $fails -eq 0 ]
