@@ -295,11 +295,34 @@ class FtraceRun:
                     % (n, self.rc))
 
 
+# CI shows only the end of the output: a failed ftracetest case carries the
+# last lines of its own log (ftracetest -v prints it after the case's result)
+FAIL_LOG_LINES = 6
+
+
+def attach_log_tail(res, idx, tail):
+    if not tail:
+        return
+    suite, name, status, detail = res.cases[idx]
+    log = "\n      | ".join(l[:160] for l in tail)
+    res.cases[idx] = (suite, name, status, "%s; its log ends:\n      | %s" % (detail, log))
+
+
 def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran):
     """FTX lines of one results log (or a host file). runs: FtraceRun list
     (appended to); ran: test -> set of statuses, for the expected lists."""
     run = None
+    failed = None  # index in res.cases of the ftracetest case that failed last
+    tail = []      # the lines ftracetest -v printed after it: the case's log
     for line in lines:
+        if failed is not None and (line.startswith("FTX-") or FT_LINE.match(line)
+                                   or line.startswith("# of ")):
+            attach_log_tail(res, failed, tail)
+            failed = None
+        elif failed is not None:
+            if line.strip():
+                tail = (tail + [line.strip()])[-FAIL_LOG_LINES:]
+            continue
         m = re.match(r"FTX-(FUZZ|STRESS) (.*)", line)
         if m:
             res.notes.append("%s: %s" % (m.group(1).lower(), m.group(2)))
@@ -358,6 +381,9 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
             res.add(suite, tid, SKIP, "known base failure: " + xfail[tid])
         else:
             res.add(suite, tid, FAIL, status)
+            failed, tail = len(res.cases) - 1, []
+    if failed is not None:
+        attach_log_tail(res, failed, tail)
     if run is not None:
         runs.append(run)  # cut off: no END
 

@@ -70,6 +70,10 @@ CASES = [
     Case("totals-differ",
          fails=[("ftracetest/00basic", r"ftracetest-run",
                  r"differ from ftracetest's totals \(PASS: 2 parsed, ftracetest counted 3\)")]),
+    Case("failed-case-log",
+         fails=[("ftracetest/tracer", r"tracer/wakeup_rt\.tc",
+                 r"^FAIL; its log ends:\n      \| \+ echo wakeup_rt\n(?:.*\n)*"
+                 r"      \| \+ grep '\+ .*' trace$")]),
     Case("hang", fails=[("console", r"no-kernel-splat",
                          r"2 kernel report.*INFO: task sh:231 blocked for more than 120 seconds"
                          r".*BUG: workqueue lockup")]),
