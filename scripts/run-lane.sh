@@ -13,7 +13,7 @@
 # Variables:
 #   ONLY=part[,part]  run a subset (test and base lanes), each part in the
 #                     guest the table gives it
-#   TIMEOUT=seconds   guest time limit (test 1500, debug 2400)
+#   TIMEOUT=seconds   guest time limit (test 1500, debug 2700)
 #   STRESS=seconds    the stress driver's time in the debug lane (20)
 #   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
 set -euo pipefail
@@ -26,7 +26,7 @@ test) flavour=test tmo=${TIMEOUT:-1500} cmdline="" ;;
 base) flavour=test tmo=${TIMEOUT:-1500} cmdline="" ;;
 debug)
 	[ -z "${ONLY:-}" ] || die "ONLY is for make test; the debug lane runs its whole plan"
-	flavour=debug tmo=${TIMEOUT:-2400}
+	flavour=debug tmo=${TIMEOUT:-2700}
 	# the debug kernel is slow: a workqueue pool may take 60 s, not 30,
 	# before its lack of progress is reported (configs/debug.config)
 	cmdline="ftx.lane=debug ftx.stress=${STRESS:-20} workqueue.watchdog_thresh=60"
