@@ -6,7 +6,7 @@
 # and off (kernel.ftrace_multiplex) in the same boot. Then instances
 # running the function tracer on the getppid syscall (1, 2, 4, and 4 plus
 # 8 on another function), ns per getppid(), and the time to unregister 8
-# tracers. Best of 3 runs, guest ns.
+# tracers, one at a time and in one batch. Best of 3 runs, guest ns.
 . /guest/lib.sh
 cd $TRACEFS || exit 1
 N=20000
@@ -96,10 +96,17 @@ printf '%-12s %10s %10s %8s' instances on off off/on
 echo "$isummary"
 echo "4 plus 8 elsewhere / 4 alone (goal <= 1.10): $(ratio $inst_4plus8 $inst_4)"
 
-# teardown MODE: unregister 8 tracers, in guest us
-teardown_cmd="modprobe $MOD on_target=8 && echo 1 >$D/teardown && t=\$(cat $D/teardown) && rmmod $MOD && echo \$((t / 1000))"
+# teardown HOW: unregister 8 tracers one at a time (each) or with one
+# unregister_ftrace_functions() (batch), in guest us
+teardown_cmd() {
+	echo "modprobe $MOD on_target=8 && echo $1 >$D/teardown && t=\$(cat $D/teardown) && rmmod $MOD && echo \$((t / 1000))"
+}
 echo 1 >$SYSCTL
-bench_row mux-teardown-8-on "us" sh -c "$teardown_cmd"
+bench_row mux-teardown-8-on "us" sh -c "$(teardown_cmd each)"
+each=$bench_best
+bench_row mux-teardown-8-batch "us" sh -c "$(teardown_cmd batch)"
+batch=$bench_best
 echo 0 >$SYSCTL
-bench_row mux-teardown-8-off "us" sh -c "$teardown_cmd"
+bench_row mux-teardown-8-off "us" sh -c "$(teardown_cmd each)"
 echo 1 >$SYSCTL
+echo "tearing down 8 tracers, one at a time / in one batch: $(ratio $each $batch)"
