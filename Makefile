@@ -12,13 +12,14 @@
 #   make tree     build/linux: base commit (tag "base") + the series
 #   make series   regenerate patches/ from build/linux base..HEAD
 #   make check-bisect   build every prefix of the series (FROM=N: from patch N)
+#   make check-configs  build the series in configs without its dependencies
 #   make check-series   apply + checkpatch the series (host only)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 S := scripts
 
-.PHONY: all help deps tree build run shell test test-debug bench series check-series check-bisect clean distclean
+.PHONY: all help deps tree build run shell test test-debug bench series check-series check-bisect check-configs clean distclean
 
 all: help
 
@@ -59,6 +60,9 @@ check-series: tree
 
 check-bisect: tree
 	@tests/check-bisect.sh
+
+check-configs: tree
+	@tests/check-configs.sh
 
 clean:
 	rm -rf build/obj-* build/initramfs-* build/logs build/kvm-probe
