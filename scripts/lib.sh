@@ -90,6 +90,17 @@ series_patches() {
 	grep -v '^\s*#' "$TOP/patches/series" | grep -v '^\s*$' || true
 }
 
+# src_warnings LOG FILE...: the compiler warnings of build log LOG that
+# are in one of FILE (paths in the tree; only .c and .h files count), one a
+# line (check-bisect.sh: a patch's files; check-configs.sh: the series').
+src_warnings() {
+	local log=$1 re
+	shift
+	re=$(printf '%s\n' "$@" | { grep -E '\.[ch]$' || true; } | sed 's/\.[ch]$//' | paste -sd'|')
+	[ -n "$re" ] || return 0
+	grep -E "(^|/)($re)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" || true
+}
+
 nproc_build() {
 	nproc
 }

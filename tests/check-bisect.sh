@@ -31,12 +31,11 @@ for c in "${commits[@]}"; do
 	start=$(now)
 	log=$LOGDIR/bisect-$i.log
 	if make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$(nproc)" olddefconfig bzImage modules >"$log" 2>&1; then
-		files=$(git diff --name-only "$c~1" "$c" | { grep -E '\.[ch]$' || true; } | sed 's/\.[ch]$//' | tr '\n' '|' | sed 's/|$//')
-		warn=0
-		[ -n "$files" ] && warn=$(grep -E "(^|/)($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | wc -l || true)
-		if [ "$warn" -gt 0 ]; then
-			echo "FTX-RESULT bisect $i FAIL $warn warnings in the patch's files: $subj"
-			grep -E "(^|/)($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | head
+		mapfile -t files < <(git diff --name-only "$c~1" "$c")
+		warnings=$(src_warnings "$log" "${files[@]}")
+		if [ -n "$warnings" ]; then
+			echo "FTX-RESULT bisect $i FAIL $(wc -l <<<"$warnings") warnings in the patch's files: $subj"
+			head <<<"$warnings"
 			fails=$((fails + 1))
 		else
 			echo "FTX-RESULT bisect $i PASS $subj ($(($(now) - start))s)"

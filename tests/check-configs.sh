@@ -4,8 +4,9 @@
 # needs a stub or a dependency wherever its base is missing. Each config
 # is the test kernel's with the options below turned off (olddefconfig
 # then drops what depends on them), built in an object directory of its
-# own; a config fails on a build error or on a compiler warning in a file
-# the series touches. Leaves build/linux as it is (builds its HEAD).
+# own; a config fails when an option it turns off is still set after
+# olddefconfig, on a build error, or on a compiler warning in a file the
+# series touches. Leaves build/linux as it is (builds its HEAD).
 #   CONFIGS="name ..."   build only these (default: all below)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -32,8 +33,7 @@ cd "$TREE"
 [ -f "$BUILD/obj-test/.config" ] || die "build the test kernel first (make build)"
 # the build's own cache, never the host's (see build-kernel.sh)
 export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
-files=$(git diff --name-only base..HEAD | { grep -E '\.[ch]$' || true; } |
-	sed 's/\.[ch]$//' | tr '\n' '|' | sed 's/|$//')
+mapfile -t files < <(git diff --name-only base..HEAD)
 fails=0 n=0
 for name in $names; do
 	[ -n "${off[$name]:-}" ] || die "unknown config '$name' (${!off[*]})"
@@ -49,6 +49,17 @@ for name in $names; do
 	scripts/config --file "$obj/.config" "${args[@]}"
 	start=$(now)
 	make -C "$TREE" O="$obj" olddefconfig >"$log" 2>&1 || die "$name: olddefconfig failed (see $log)"
+	# the options really went (before the build): a config that kept one,
+	# because another option selects it, proves nothing
+	kept=""
+	for o in ${off[$name]}; do
+		! grep -q "^CONFIG_$o=" "$obj/.config" || kept="$kept $o"
+	done
+	if [ -n "$kept" ]; then
+		echo "FTX-RESULT configs $name FAIL still set:$kept"
+		fails=$((fails + 1))
+		continue
+	fi
 	targets=(bzImage)
 	! grep -q '^CONFIG_MODULES=y' "$obj/.config" || targets+=(modules)
 	if ! make -C "$TREE" O="$obj" CC="ccache gcc" -j"$(nproc)" "${targets[@]}" >>"$log" 2>&1; then
@@ -57,19 +68,10 @@ for name in $names; do
 		fails=$((fails + 1))
 		continue
 	fi
-	# the options really went: a config that kept them proves nothing
-	kept=""
-	for o in ${off[$name]}; do
-		! grep -q "^CONFIG_$o=" "$obj/.config" || kept="$kept $o"
-	done
-	warn=0
-	[ -n "$files" ] && warn=$(grep -cE "(^|/)($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" || true)
-	if [ -n "$kept" ]; then
-		echo "FTX-RESULT configs $name FAIL still set:$kept"
-		fails=$((fails + 1))
-	elif [ "$warn" -gt 0 ]; then
-		echo "FTX-RESULT configs $name FAIL $warn warnings in the series' files"
-		grep -E "(^|/)($files)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" | head
+	warnings=$(src_warnings "$log" "${files[@]}")
+	if [ -n "$warnings" ]; then
+		echo "FTX-RESULT configs $name FAIL $(wc -l <<<"$warnings") warnings in the series' files"
+		head <<<"$warnings"
 		fails=$((fails + 1))
 	else
 		echo "FTX-RESULT configs $name PASS without ${off[$name]} ($(($(now) - start))s)"
