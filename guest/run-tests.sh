@@ -2,7 +2,7 @@
 # The guest test plan of "make test". Each part prints its results with
 # result() from lib.sh; ftracetest's own log goes to the results channel.
 # ftx.only=PART[,PART...] on the kernel command line runs a subset
-# (parts: samples, trace-cmd, ftracetest, ftracetest:CATEGORY).
+# (parts: kunit, samples, trace-cmd, ftracetest, ftracetest:CATEGORY).
 # Every part runs under its own time limit (part_limit): one that hangs
 # fails with its name and the others still run. The results channel ends
 # with FTX-RUN-END; the host fails a log without it.
@@ -44,8 +44,10 @@ want() {
 }
 
 # known_parts: every part this guest has (run-lane.sh checks ONLY and
-# tests/lanes.list against the same names on the host).
+# tests/lanes.list against the same names on the host). kunit ran at boot,
+# or was kept from running by kunit.filter_glob (run-lane.sh).
 known_parts() {
+	echo kunit
 	for _t in /guest/tests/*.sh; do
 		basename "$_t" .sh
 	done

@@ -115,12 +115,14 @@ fuzz_seed_arg() {
 	echo "ftx.fuzzseed=$FUZZ_SEED"
 }
 
-# known_parts: the parts guest/run-tests.sh can run, one a line: its test
-# scripts, ftracetest and each category of the tree's ftracetest
-# (trigger/inter-event runs apart from trigger). The base has only
-# ftracetest: the test scripts test the series.
+# known_parts: the parts a guest can run, one a line: kunit (the built-in
+# KUnit suites, run at boot), guest/run-tests.sh's test scripts, ftracetest
+# and each category of the tree's ftracetest (trigger/inter-event runs
+# apart from trigger). The base has only kunit and ftracetest: the test
+# scripts test the series.
 known_parts() {
 	local t d
+	echo kunit
 	if [ -z "$KPREFIX" ]; then
 		for t in "$TOP"/guest/tests/*.sh; do
 			basename "$t" .sh

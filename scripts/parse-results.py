@@ -12,7 +12,9 @@ SKIP, UNSUPPORTED, UNTESTED and XFAIL results must each match an entry of
 --expected-skips (the entry is named in the report); a results log must
 end with FTX-RUN-END; every ftracetest category must have run cases that
 agree with ftracetest's own totals and exit status; every part of
---expect-parts must have run; KUnit is read from every console.
+--expect-parts must have run (kunit: KUnit results on a console); KUnit
+is read from every console but those of --skip-kunit (guests told to run
+no suite).
 """
 
 import argparse
@@ -414,7 +416,7 @@ def parse_kunit(tree, console, res, skips, ran, tag):
                 data = json.load(f)
         except (OSError, ValueError):
             res.add("kunit", "parse" + tag, FAIL, "kunit.py parse failed:\n" + p.stdout[-2000:])
-            return
+            return 0
     n = 0
 
     def walk(group, prefix):
@@ -449,6 +451,7 @@ def parse_kunit(tree, console, res, skips, ran, tag):
     walk(data, "")
     if n == 0:
         res.add("kunit", "results" + tag, FAIL, "no KUnit results on the console (KTAP not found)")
+    return n
 
 
 def symbolize(text, tree, vmlinux):
@@ -517,9 +520,10 @@ def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None):
                     "no FTX-DONE: the guest died or timed out. Last lines:\n" + "\n".join(lines[-30:]))
 
 
-def check_parts(path, res, runs):
+def check_parts(path, res, runs, kunit_ran):
     """Every part the run was asked for ran: a guest test script reports
-    FTX-TIME, an ftracetest category an FTX-FTRACETEST-BEGIN."""
+    FTX-TIME, an ftracetest category an FTX-FTRACETEST-BEGIN, kunit a
+    KUnit result on a console."""
     want = [l.strip() for l in read_lines(path) if l.strip() and not l.startswith("#")]
     if not want:
         res.add("parts", "all-ran", FAIL, "the list of parts to run (%s) is missing or empty" % path)
@@ -527,7 +531,10 @@ def check_parts(path, res, runs):
     cats = {r.cat for r in runs}
     missing = []
     for p in want:
-        if p.startswith("ftracetest:"):
+        if p == "kunit":
+            if not kunit_ran:
+                missing.append(p)
+        elif p.startswith("ftracetest:"):
             if p.split(":", 1)[1] not in cats:
                 missing.append(p)
         elif p not in res.times:
@@ -553,6 +560,9 @@ def main():
     ap.add_argument("--expect-parts", help="parts that must have run, one a line")
     ap.add_argument("--host", action="append", default=[], help="host FTX-RESULT file")
     ap.add_argument("--no-kunit", action="store_true")
+    # the console of a guest booted with a kunit.filter_glob that matches
+    # no suite: only the guest given part kunit runs it (run-lane.sh)
+    ap.add_argument("--skip-kunit", action="append", default=[])
     ap.add_argument("--kmemleak-symbols",
                     help="functions whose leaks fail the run (one per line)")
     ap.add_argument("--vmlinux", help="the guests' vmlinux, to symbolize kernel reports")
@@ -563,6 +573,7 @@ def main():
     skips = ExpectedSkips(args.expected_skips, res)
     ran = {}    # test -> statuses it ran with
     runs = []   # FtraceRun
+    kunit_ran = False
     for h in args.host:
         lines = read_lines(h)
         if not any(l.startswith("FTX-RESULT ") for l in lines):
@@ -579,9 +590,10 @@ def main():
             results = args.results[i] if i < len(args.results) else None
             clines = read_lines(con)
             rlines = read_lines(results)
-            # KUnit runs at every boot: a crash in any guest's run counts
-            if not args.no_kunit:
-                parse_kunit(args.tree, con, res, skips, ran, tag)
+            # KUnit runs at the boot of the guest given part kunit (every
+            # guest when run by hand): a crash in its run counts
+            if not args.no_kunit and con not in args.skip_kunit:
+                kunit_ran |= parse_kunit(args.tree, con, res, skips, ran, tag) > 0
             parse_results_channel(rlines, res, index, xfail, seen, skips, runs, ran)
             check_results_log(results, rlines, res, tag)
             scan_console(clines, res, True, tag, args.tree, args.vmlinux)
@@ -621,7 +633,7 @@ def main():
     for run in runs:
         run.check(res)
     if args.expect_parts:
-        check_parts(args.expect_parts, res, runs)
+        check_parts(args.expect_parts, res, runs, kunit_ran)
     skips.report_unseen(res, ran, {r.cat for r in runs if r.only})
 
     # --- table

@@ -65,6 +65,17 @@ CASES = [
                 ("console", r"no-kernel-splat:console-b", r"BUG: kernel NULL pointer dereference"),
                 ("console", r"guest-finished:console-b", r"no FTX-DONE"),
                 ("console", r"results-complete:console-b", r"missing or empty")]),
+    # part kunit: one guest runs KUnit; the other, booted with a filter
+    # that matches no suite, prints an empty KTAP plan that is not read
+    Case("kunit-one-guest", guests=("a", "b"),
+         args=["--skip-kunit", "console-b.log", "--expect-parts", "parts.txt"],
+         passes=[("kunit", r"fixture_suite\.fixture_snapshot:console-a", r""),
+                 ("parts", r"all-ran", r"3 parts")]),
+    # ... and when both were told to skip it, part kunit did not run
+    Case("kunit-no-guest", guests=("a", "b"),
+         args=["--skip-kunit", "console-a.log", "--skip-kunit", "console-b.log",
+               "--expect-parts", "parts.txt"],
+         fails=[("parts", r"kunit", r"did not run")]),
     Case("exit-without-failure",
          fails=[("ftracetest/00basic", r"ftracetest-run", r"exited 1 with no failed case parsed")]),
     Case("totals-differ",
