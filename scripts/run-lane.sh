@@ -14,7 +14,7 @@
 #   ONLY=part[,part]  run a subset (test and base lanes), each part in the
 #                     guest the table gives it
 #   TIMEOUT=seconds   guest time limit (test 1500, debug 2700)
-#   STRESS=seconds    the stress driver's time in the debug lane (20)
+#   STRESS=seconds    the stress driver's time in the debug lane (10)
 #   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
 set -euo pipefail
 lane=${1:?lane: test, debug or base}
@@ -29,7 +29,7 @@ debug)
 	flavour=debug tmo=${TIMEOUT:-2700}
 	# the debug kernel is slow: a workqueue pool may take 60 s, not 30,
 	# before its lack of progress is reported (configs/debug.config)
-	cmdline="ftx.lane=debug ftx.stress=${STRESS:-20} workqueue.watchdog_thresh=60"
+	cmdline="ftx.lane=debug ftx.stress=${STRESS:-10} workqueue.watchdog_thresh=60"
 	;;
 *) die "unknown lane '$lane' (test, debug or base)" ;;
 esac
