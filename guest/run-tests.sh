@@ -94,6 +94,9 @@ for p in $(echo "$only,$skip" | tr , ' '); do
 		result parts "$p" FAIL "unknown part in ftx.only/ftx.skip; known: $(known_parts | tr '\n' ' ')"
 done
 
+# kunit ran at boot; the host reads its results from the console
+want kunit && echo kunit >>/tmp/ftx-parts-ran
+
 for t in /guest/tests/*.sh; do
 	name=$(basename "$t" .sh)
 	want "$name" || continue

@@ -12,14 +12,18 @@ S=series
 res() { echo "FTX-RESULT $S $*"; }
 
 mapfile -t listed < <(series_patches)
+# a lookup table, not "printf | grep -q": under pipefail, grep -q leaving
+# early kills printf with SIGPIPE and a listed patch reads as unlisted
+declare -A is_listed=()
 ok=1
 for p in "${listed[@]}"; do
+	is_listed[$p]=1
 	[ -f "$TOP/patches/$p" ] || { res "listed:$p" FAIL "in patches/series but missing"; ok=0; }
 done
 for f in "$TOP"/patches/*.patch; do
 	[ -e "$f" ] || continue
 	b=$(basename "$f")
-	printf '%s\n' "${listed[@]}" | grep -qx "$b" || { res "unlisted:$b" FAIL "patches/$b is not in patches/series"; ok=0; }
+	[ -n "${is_listed[$b]:-}" ] || { res "unlisted:$b" FAIL "patches/$b is not in patches/series"; ok=0; }
 done
 [ $ok -eq 1 ] && res "files-consistent" PASS
 
