@@ -405,6 +405,9 @@ def check_results_log(path, lines, res, tag):
         res.add("console", name, PASS)
 
 
+KUNIT_SUITE_RE = re.compile(r"^(\[[ \d.]+\] )?\s*# Subtest: ")
+
+
 def parse_kunit(tree, console, res, skips, ran, tag):
     with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
         p = subprocess.run(
@@ -594,6 +597,11 @@ def main():
             # guest when run by hand): a crash in its run counts
             if not args.no_kunit and con not in args.skip_kunit:
                 kunit_ran |= parse_kunit(args.tree, con, res, skips, ran, tag) > 0
+            elif con in args.skip_kunit and any(KUNIT_SUITE_RE.search(l) for l in clines):
+                # the filter was not honoured: the suites' time is spent twice
+                res.add("kunit", "filter-ignored" + tag, FAIL,
+                        "booted with a kunit.filter_glob that matches no suite, "
+                        "but KUnit suites ran on this console")
             parse_results_channel(rlines, res, index, xfail, seen, skips, runs, ran)
             check_results_log(results, rlines, res, tag)
             scan_console(clines, res, True, tag, args.tree, args.vmlinux)

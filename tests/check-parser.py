@@ -76,6 +76,10 @@ CASES = [
          args=["--skip-kunit", "console-a.log", "--skip-kunit", "console-b.log",
                "--expect-parts", "parts.txt"],
          fails=[("parts", r"kunit", r"did not run")]),
+    # a guest told to skip KUnit that ran it anyway (the filter ignored)
+    Case("kunit-filter-ignored", guests=("a", "b"),
+         args=["--skip-kunit", "console-a.log", "--skip-kunit", "console-b.log"],
+         fails=[("kunit", r"filter-ignored:console-a", r"KUnit suites ran")]),
     Case("exit-without-failure",
          fails=[("ftracetest/00basic", r"ftracetest-run", r"exited 1 with no failed case parsed")]),
     Case("totals-differ",
