@@ -42,12 +42,18 @@ done
 end=$(($(secs) + DUR))
 busy=0 unexpected= cycles=0 resets=0 i=0
 while [ "$(secs)" -lt $end ]; do
-	for f in buffer_size_kb:32 per_cpu/cpu0/buffer_size_kb:16 snapshot:1 snapshot_enabled:1; do
+	for f in buffer_size_kb:32 per_cpu/cpu0/buffer_size_kb:16 snapshot:1 \
+		per_cpu/cpu1/snapshot:1 events/sched/sched_switch/trigger:snapshot; do
 		r=$(tracefs-pipe errno $A/${f%%:*} ${f#*:})
 		case $r in
 		EBUSY) busy=$((busy + 1)) ;;
 		*) unexpected="$unexpected ${f%%:*}=$r" ;;
 		esac
+	done
+	# a spare buffer may exist beside a mapping: it is never swapped in
+	for v in 1 0; do
+		r=$(tracefs-pipe errno $A/snapshot_enabled $v)
+		[ "$r" = OK ] || unexpected="$unexpected snapshot_enabled=$v:$r"
 	done
 	if rmdir $A 2>/dev/null; then
 		unexpected="$unexpected rmdir-succeeded"
