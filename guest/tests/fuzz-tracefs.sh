@@ -30,7 +30,7 @@ esac
 # The debug kernel runs the fuzzers some 18 times slower (33 s against
 # 591 s): fewer operations there keep the debug lane inside CI's time
 ops=2000
-[ "$(cat /etc/ftrace-ext-flavour)" = debug ] && ops=500
+[ "$(cat /etc/ftrace-ext-flavour)" = debug ] && ops=300
 OPS=${FUZZ_OPS:-$ops}
 T=$TRACEFS
 I=$T/instances/fuzz
