@@ -139,23 +139,46 @@ run_ftracetest() {
 	emit "FTX-FTRACETEST-END $cat"
 }
 
+# run_listed CATEGORY FILES: one ftracetest run for the files listed of
+# a category, or for all of it when FILES is empty. One run, not one a
+# file: ftracetest resets every event's trigger and filter before each
+# case and once more at its end, some 20 s on the debug kernel.
+run_listed() {
+	[ -n "$1" ] || return 0
+	if [ -z "$2" ]; then
+		run_ftracetest "$1" "/opt/ftracetest/test.d/$1"
+		return
+	fi
+	# some files of the category: the host then knows that its other
+	# cases were not meant to run
+	only_tc=$(echo $2 | tr ' ' ,)
+	# shellcheck disable=SC2046
+	run_ftracetest "$1" $(for _f in $2; do echo "/opt/ftracetest/test.d/$_f"; done)
+	only_tc=
+}
+
 if want ftracetest && [ "$lane" = debug ]; then
 	# The debug kernel is too slow for all of ftracetest: the categories
 	# and files listed in /guest/ftracetest-debug.list (code the series
-	# touches), each a category of its own.
-	grep -v '^#' /guest/ftracetest-debug.list | while read -r item; do
-		[ -n "$item" ] || continue
-		case $item in
-		*.tc)
-			# one file of its category: the host then knows that the
-			# category's other cases were not meant to run
-			only_tc=$item
-			run_ftracetest "$(dirname "$item")" /opt/ftracetest/test.d/$item
-			only_tc=
-			;;
-		*) run_ftracetest "$item" /opt/ftracetest/test.d/$item ;;
-		esac
-	done
+	# touches). A listed file's directory is its category.
+	grep -v '^#' /guest/ftracetest-debug.list | {
+		cur= files=
+		while read -r item; do
+			[ -n "$item" ] || continue
+			case $item in
+			*.tc) c=$(dirname "$item") ;;
+			*) c=$item ;;
+			esac
+			if [ "$c" != "$cur" ]; then
+				run_listed "$cur" "$files"
+				cur=$c files=
+			fi
+			case $item in
+			*.tc) files="$files $item" ;;
+			esac
+		done
+		run_listed "$cur" "$files"
+	}
 elif want ftracetest; then
 	for dir in /opt/ftracetest/test.d/*/; do
 		cat=$(basename "$dir")
