@@ -33,6 +33,20 @@ cat $T/trace_pipe >/tmp/churn-tp 2>>$ERR &
 r1=$!
 cat $T/snapshot_pipe >/tmp/churn-sp 2>>$ERR &
 r2=$!
+# The loops start once both readers hold their files: a histogram's
+# snapshot() installed first would make the snapshot_pipe open fail with
+# its documented EBUSY, and the reader would see nothing.
+opened() {
+	for _fd in /proc/$1/fd/*; do
+		[ "$(readlink "$_fd")" = "$2" ] && return 0
+	done
+	return 1
+}
+readers_open() {
+	opened $r1 $T/trace_pipe && opened $r2 $T/snapshot_pipe
+}
+check $S readers-open "a trace_pipe or snapshot_pipe reader did not open" -- \
+	wait_for 30 readers_open
 
 # w FILE VALUE: write, recording the errno name of a failure
 : >/tmp/churn-writes
