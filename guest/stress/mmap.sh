@@ -1,7 +1,8 @@
 #!/bin/sh
 # Stress: mapped readers (tools/tracing/mmap-record) drain two instances
-# while producers write numbered markers on both CPUs, and resizes,
-# snapshots, removals of the instances, resets and CPU offline/online are
+# while producers write numbered markers on both CPUs, and resizes (of the
+# buffer and of its sub-buffers), snapshots, removals of the instances,
+# resets and CPU offline/online are
 # attempted in loops, for a bounded time. What a mapping refuses must be
 # refused (EBUSY), the readers must finish cleanly, and every marker of
 # the instance that is not reset must be read exactly once or counted lost.
@@ -43,7 +44,8 @@ end=$(($(secs) + DUR))
 busy=0 unexpected= cycles=0 resets=0 i=0
 while [ "$(secs)" -lt $end ]; do
 	for f in buffer_size_kb:32 per_cpu/cpu0/buffer_size_kb:16 snapshot:1 \
-		per_cpu/cpu1/snapshot:1 events/sched/sched_switch/trigger:snapshot; do
+		per_cpu/cpu1/snapshot:1 events/sched/sched_switch/trigger:snapshot \
+		buffer_subbuf_size_kb:8; do
 		r=$(tracefs-pipe errno $A/${f%%:*} ${f#*:})
 		case $r in
 		EBUSY) busy=$((busy + 1)) ;;

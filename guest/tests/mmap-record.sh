@@ -2,7 +2,8 @@
 # tools/tracing/mmap-record: it records sequence-numbered trace_marker
 # writes on every CPU through the mapped buffers, and trace-cmd report
 # shows each number once in its file (the lost count would have to explain
-# any gap); trace-cmd record of the same workload reports the same lines;
+# any gap), also with sub-buffers of two pages; trace-cmd record of the
+# same workload reports the same lines;
 # bad options and a user without permission get a clear error.
 . /guest/lib.sh
 
@@ -116,6 +117,32 @@ check $S small-buffer-gaps-explained "$(check_seqs /tmp/small.txt mmsmall "${los
 	check_seqs /tmp/small.txt mmsmall "${lost:-0}" 2000
 check $S small-buffer-dropped-shown "trace-cmd report shows no EVENTS DROPPED" -- \
 	grep -q "EVENTS DROPPED" /tmp/small.txt
+
+# --- sub-buffers of two pages: the file's page size is the sub-buffer's,
+# and trace-cmd report reads it
+I=$TRACEFS/instances/rec2p
+mkdir $I
+kb=$(($(cat $I/buffer_subbuf_size_kb) * 2))
+echo $kb >$I/buffer_subbuf_size_kb
+mmap-record -i rec2p -d 5 -o /tmp/rec2p.dat 2>/tmp/rec2p.err &
+pid=$!
+if wait_for 30 grep -qs "recording" /tmp/rec2p.err; then
+	markers $I/trace_marker mm2p
+fi
+wait $pid
+rc=$?
+cat /tmp/rec2p.err
+rmdir $I
+check $S two-page-subbufs-exit "exit $rc" -- test $rc -eq 0
+# trace-cmd.dat.v6: the page size follows the magic, "tracing", "6" and
+# the endian and long size bytes: offset 14
+psize=$(od -An -tu4 -j 14 -N 4 /tmp/rec2p.dat | tr -d ' ')
+check $S two-page-subbufs-page-size "the file says pages of $psize bytes, not $((kb * 1024))" -- \
+	test "$psize" = $((kb * 1024))
+trace-cmd report -i /tmp/rec2p.dat >/tmp/rec2p.txt 2>&1
+lost=$(sed -n 's/^mmap-record: .* events, \([0-9]*\) lost.*/\1/p' /tmp/rec2p.err)
+check $S two-page-subbufs-every-marker "$(check_seqs /tmp/rec2p.txt mm2p "${lost:-0}")" -- \
+	check_seqs /tmp/rec2p.txt mm2p "${lost:-0}"
 
 # --- the same workload recorded by trace-cmd record. Test lane only: in
 # the debug lane both tools missed the first CPU-0 markers of the top
