@@ -98,7 +98,7 @@ histogram() {
 SB=$T/instances/churn-subbuf
 mkdir $SB
 echo 1 >$SB/snapshot_enabled
-echo snapshot >$SB/events/sched/sched_switch/trigger
+echo snapshot >$SB/events/sched/sched_process_exec/trigger
 pkb=$(cat $SB/buffer_subbuf_size_kb)
 subbufs() {
 	n=0
@@ -109,8 +109,12 @@ subbufs() {
 		w $SB/snapshot 1
 		w $SB/per_cpu/cpu0/snapshot 1
 		[ $((n % 4)) -eq 0 ] && cat $SB/trace >/dev/null
+		# a change holds trace_types_lock for grace periods: let the
+		# other scenarios (mkdir, open) have it in between
+		sleep 0.2
 		w $SB/buffer_subbuf_size_kb $pkb
 		echo churn-subbuf-$n >$SB/trace_marker
+		sleep 0.2
 	done
 }
 work() {
@@ -140,7 +144,7 @@ echo >$T/set_ftrace_filter
 echo "!$HIST" >$T/events/sched/sched_waking/trigger 2>/dev/null
 echo 0 >$T/snapshot_enabled 2>/dev/null
 echo 1408 >$T/buffer_size_kb
-echo '!snapshot' >$SB/events/sched/sched_switch/trigger
+echo '!snapshot' >$SB/events/sched/sched_process_exec/trigger
 rmdir $SB
 
 echo "trace_pipe read $(wc -l </tmp/churn-tp) lines, snapshot_pipe $(wc -l </tmp/churn-sp)"

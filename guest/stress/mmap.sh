@@ -23,7 +23,8 @@ mmap-record -i mmapstress -o /tmp/msa.dat 2>/tmp/msa.err &
 reca=$!
 mmap-record -i mmapstress-reset -o /tmp/msb.dat 2>/tmp/msb.err &
 recb=$!
-if ! wait_for 30 sh -c "grep -q recording /tmp/msa.err && grep -q recording /tmp/msb.err"; then
+# the debug kernel, under the other scenarios, may take long to start both
+if ! wait_for 60 sh -c "grep -q recording /tmp/msa.err && grep -q recording /tmp/msb.err"; then
 	result $S setup FAIL "the recorders did not start: $(cat /tmp/msa.err /tmp/msb.err)"
 	kill -INT $reca $recb
 	exit 0
