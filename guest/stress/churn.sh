@@ -4,8 +4,7 @@
 # (snapshot_pipe, the snapshot file, one CPU's), the snapshot is cleared
 # (echo 2), freed and allocated again (echo 0/1 > snapshot_enabled and
 # snapshot), the buffer is resized and a histogram snapshot() action comes
-# and goes, and in an instance the sub-buffer size flips under snapshots,
-# all in loops for a bounded time. No count is exact here
+# and goes, all in loops for a bounded time. No count is exact here
 # (clears and frees drop what they hold, on purpose): every write may only
 # fail with a documented errno, function_graph's output keeps its shape,
 # and the consoles must stay free of splats (lockdep, KASAN in the debug
@@ -52,7 +51,7 @@ check $S readers-open "a trace_pipe or snapshot_pipe reader did not open" -- \
 # w FILE VALUE: write, recording the errno name of a failure
 : >/tmp/churn-writes
 w() {
-	echo "$1" >>/tmp/churn-writes
+	echo >>/tmp/churn-writes
 	r=$(tracefs-pipe errno "$1" "$2")
 	[ "$r" = OK ] || echo "$1 $2 $r" >>$ERR
 }
@@ -92,31 +91,6 @@ histogram() {
 		sleep 0.1
 	done
 }
-# An instance without pipe readers: its sub-buffer size flips between one
-# and two pages while markers are written, snapshots are taken (by a
-# trigger from the kernel too) and "trace" is read now and then.
-SB=$T/instances/churn-subbuf
-mkdir $SB
-echo 1 >$SB/snapshot_enabled
-echo snapshot >$SB/events/sched/sched_process_exec/trigger
-pkb=$(cat $SB/buffer_subbuf_size_kb)
-subbufs() {
-	n=0
-	while [ $n -lt 2 ] || [ "$(secs)" -lt $end ]; do
-		n=$((n + 1))
-		w $SB/buffer_subbuf_size_kb $((pkb * 2))
-		echo churn-subbuf-$n >$SB/trace_marker
-		w $SB/snapshot 1
-		w $SB/per_cpu/cpu0/snapshot 1
-		[ $((n % 4)) -eq 0 ] && cat $SB/trace >/dev/null
-		# a change holds trace_types_lock for grace periods: let the
-		# other scenarios (mkdir, open) have it in between
-		sleep 0.2
-		w $SB/buffer_subbuf_size_kb $pkb
-		echo churn-subbuf-$n >$SB/trace_marker
-		sleep 0.2
-	done
-}
 work() {
 	n=0
 	while [ $n -lt 2 ] || [ "$(secs)" -lt $end ]; do
@@ -133,9 +107,7 @@ histogram &
 p3=$!
 work &
 p4=$!
-subbufs &
-p5=$!
-wait $p1 $p2 $p3 $p4 $p5
+wait $p1 $p2 $p3 $p4
 kill $r1 $r2 2>/dev/null
 wait $r1 $r2 2>/dev/null
 
@@ -144,8 +116,6 @@ echo >$T/set_ftrace_filter
 echo "!$HIST" >$T/events/sched/sched_waking/trigger 2>/dev/null
 echo 0 >$T/snapshot_enabled 2>/dev/null
 echo 1408 >$T/buffer_size_kb
-echo '!snapshot' >$SB/events/sched/sched_process_exec/trigger
-rmdir $SB
 
 echo "trace_pipe read $(wc -l </tmp/churn-tp) lines, snapshot_pipe $(wc -l </tmp/churn-sp)"
 echo "writes: $(wc -l </tmp/churn-writes) in $DUR s"
@@ -162,7 +132,3 @@ check $S graph-lines "function_graph printed no call" -- grep -q 'vfs_read' /tmp
 check $S loops-ran "the loops wrote only $(wc -l </tmp/churn-writes) times" -- \
 	test "$(wc -l </tmp/churn-writes)" -ge 24
 check $S snapshot-lines "snapshot_pipe read no snapshot" -- grep -q '^##### SNAPSHOT' /tmp/churn-sp
-check $S subbuf-size-changed "no write of buffer_subbuf_size_kb went through" -- \
-	test "$(grep -c 'churn-subbuf/buffer_subbuf_size_kb' $ERR)" -lt \
-	     "$(grep -c 'churn-subbuf/buffer_subbuf_size_kb' /tmp/churn-writes)"
-check $S instance-removed "churn-subbuf is left" -- test ! -d $SB
