@@ -45,6 +45,27 @@ check_seqs() {
 	done
 }
 
+# record_markers NAME DIR TAG ARGS...: mmap-record ARGS -o /tmp/NAME.dat
+# (stderr in /tmp/NAME.err) while markers TAG go to DIR/trace_marker; rc
+# is its exit status
+record_markers() {
+	_name=$1 _dir=$2 _tag=$3
+	shift 3
+	mmap-record "$@" -o /tmp/$_name.dat 2>/tmp/$_name.err &
+	_pid=$!
+	if wait_for 30 grep -qs "recording" /tmp/$_name.err; then
+		markers $_dir/trace_marker $_tag
+	fi
+	wait $_pid
+	rc=$?
+	cat /tmp/$_name.err
+}
+
+# lost_of ERR: the lost count the recorder reported at its end
+lost_of() {
+	sed -n 's/^mmap-record: .* events, \([0-9]*\) lost.*/\1/p' "$1"
+}
+
 # --- bad input
 mmap-record -d abc >/tmp/o 2>/tmp/e
 check $S bad-duration "exit $? / $(cat /tmp/e)" -- grep -q "invalid duration 'abc'" /tmp/e
@@ -68,14 +89,7 @@ check $S no-permission "exit $rc / $(cat /tmp/e)" -- sh -c "[ $rc -ne 0 ] && gre
 
 # --- an instance, markers on every CPU
 I=$TRACEFS/instances/rec
-mmap-record -i rec -e sched:sched_switch -d 8 -o /tmp/rec.dat 2>/tmp/rec.err &
-pid=$!
-if wait_for 30 grep -qs "recording" /tmp/rec.err; then
-	markers $I/trace_marker mmrec
-fi
-wait $pid
-rc=$?
-cat /tmp/rec.err
+record_markers rec $I mmrec -i rec -e sched:sched_switch -d 8
 check $S record-exit "exit $rc" -- test $rc -eq 0
 check $S instance-removed "the instance the recorder made is still there" -- test ! -d $I
 trace-cmd report -i /tmp/rec.dat >/tmp/rec.txt 2>/tmp/rec.rerr
@@ -88,7 +102,7 @@ if [ "$(cat /etc/ftrace-ext-flavour)" = test ] && [ -s /tmp/rec.dat ]; then
 	base64 /tmp/rec.dat | sed 's/^/FTX-FILE /' >>"$RESULTS"
 	emit "FTX-FILE-END"
 fi
-lost=$(sed -n 's/^mmap-record: .* events, \([0-9]*\) lost.*/\1/p' /tmp/rec.err)
+lost=$(lost_of /tmp/rec.err)
 check $S every-marker-once "$(check_seqs /tmp/rec.txt mmrec "${lost:-0}")" -- \
 	check_seqs /tmp/rec.txt mmrec "${lost:-0}"
 check $S report-has-events "no sched_switch in the report" -- grep -q "sched_switch:" /tmp/rec.txt
@@ -110,7 +124,7 @@ fi
 wait $pid
 cat /tmp/small.err
 trace-cmd report -i /tmp/small.dat >/tmp/small.txt 2>&1
-lost=$(sed -n 's/^mmap-record: .* events, \([0-9]*\) lost.*/\1/p' /tmp/small.err)
+lost=$(lost_of /tmp/small.err)
 check $S small-buffer-lost "no loss reported with an 8 KiB buffer: $(tail -1 /tmp/small.err)" -- \
 	test "${lost:-0}" -gt 0
 check $S small-buffer-gaps-explained "$(check_seqs /tmp/small.txt mmsmall "${lost:-0}" 2000)" -- \
@@ -124,14 +138,7 @@ I=$TRACEFS/instances/rec2p
 mkdir $I
 kb=$(($(cat $I/buffer_subbuf_size_kb) * 2))
 echo $kb >$I/buffer_subbuf_size_kb
-mmap-record -i rec2p -d 5 -o /tmp/rec2p.dat 2>/tmp/rec2p.err &
-pid=$!
-if wait_for 30 grep -qs "recording" /tmp/rec2p.err; then
-	markers $I/trace_marker mm2p
-fi
-wait $pid
-rc=$?
-cat /tmp/rec2p.err
+record_markers rec2p $I mm2p -i rec2p -d 5
 rmdir $I
 check $S two-page-subbufs-exit "exit $rc" -- test $rc -eq 0
 # trace-cmd.dat.v6: the page size follows the magic, "tracing", "6" and
@@ -140,7 +147,7 @@ psize=$(od -An -tu4 -j 14 -N 4 /tmp/rec2p.dat | tr -d ' ')
 check $S two-page-subbufs-page-size "the file says pages of $psize bytes, not $((kb * 1024))" -- \
 	test "$psize" = $((kb * 1024))
 trace-cmd report -i /tmp/rec2p.dat >/tmp/rec2p.txt 2>&1
-lost=$(sed -n 's/^mmap-record: .* events, \([0-9]*\) lost.*/\1/p' /tmp/rec2p.err)
+lost=$(lost_of /tmp/rec2p.err)
 check $S two-page-subbufs-every-marker "$(check_seqs /tmp/rec2p.txt mm2p "${lost:-0}")" -- \
 	check_seqs /tmp/rec2p.txt mm2p "${lost:-0}"
 
