@@ -29,34 +29,62 @@ import tempfile
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 
-# Kernel reports that fail a run wherever they appear on the console. A
-# printk can land in the middle of a line of test output, so search anywhere.
-# "BUG: " also catches "BUG: workqueue lockup" (WQ_WATCHDOG) and
-# "watchdog: BUG: soft lockup" (SOFTLOCKUP_DETECTOR).
-SPLATS = [
-    r"WARNING: CPU: \d+ PID: \d+",
-    r"WARNING: .* at .*",
-    r"BUG: ",
-    r"kernel BUG at",
-    r"Oops: ",
-    r"general protection fault",
-    r"Kernel panic - not syncing",
-    r"INFO: possible recursive locking detected",
-    r"WARNING: possible circular locking dependency detected",
-    r"WARNING: suspicious RCU usage",
-    r"inconsistent lock state",
-    r"INFO: rcu_(sched|preempt|tasks).* (self-)?detected stall",
-    r"rcu: INFO: rcu_(sched|preempt).* (self-)?detected stall",
-    r"INFO: task .* blocked for more than",
-    r"watchdog: BUG: soft lockup",
-    r"KASAN: ",
-    r"KFENCE: ",
-    r"UBSAN: ",
-    r"unreferenced object 0x",
-    r"list_(add|del) corruption",
-    r"ODEBUG: ",
+# Kernel reports that fail a run wherever they appear on the console, one
+# entry per report type the test and debug configs can print (each has a
+# fixture in tests/parser-fixtures/reports/). A printk can land in the
+# middle of a line of test output, so search anywhere after a timestamp.
+# Lockdep and RCU reports taint nothing: this scan and the guest's
+# debug_locks check are what catch them.
+REPORTS = [
+    ("warn", r"WARNING: CPU: \d+ PID: \d+"),
+    ("warn-at", r"WARNING: .* at "),
+    ("cut-here", r"-+\[ cut here \]-+"),
+    ("end-trace", r"---\[ end trace [0-9a-f]+ \]---"),
+    # every lockdep and RCU-lockdep report starts with "WARNING: "
+    # (kernel/locking/lockdep.c): recursive and circular locking,
+    # inconsistent lock state, irq lock inversion, X-safe -> X-unsafe,
+    # bad unlock balance, held lock freed, still has locks held, lock held
+    # when returning to user space, nested lock not taken, suspicious RCU
+    # usage, chain_key collision, bad contention
+    # (the "WARNING: " line alone is matched by WARNING_LINE_RE below)
+    ("lockdep-nonstatic-key", r"INFO: trying to register non-static key"),
+    ("bug", r"BUG: "),
+    ("kernel-bug", r"kernel BUG at"),
+    ("oops", r"Oops: "),
+    ("gpf", r"general protection fault"),
+    ("panic", r"Kernel panic - not syncing"),
+    # RCU CPU stalls (normal, self-detected, expedited) and RCU-tasks stalls
+    ("rcu-stall", r"INFO: rcu_\w+ (?:self-)?detected (?:expedited )?stalls?"),
+    ("rcu-stall-ended", r"INFO: Stall ended before state dump start"),
+    ("rcu-starved", r"rcu: rcu_\w+ kthread starved for"),
+    ("hung-task", r"INFO: task .* blocked for more than"),
+    ("hard-lockup", r"Watchdog detected hard LOCKUP"),
+    # soft lockup and workqueue lockup print "BUG: "; KASAN and KFENCE
+    # reports start with "BUG: KASAN: " and "BUG: KFENCE: "
+    ("kasan", r"KASAN: "),
+    ("kfence", r"KFENCE: "),
+    ("ubsan", r"UBSAN: "),
+    ("kmemleak-object", r"unreferenced object 0x"),
+    ("list-corruption", r"list_(?:add|del) corruption"),
+    ("odebug", r"ODEBUG: "),
+    ("ftrace-bug", r"-+\[ ftrace bug \]-+"),
+    # an OOM kill taints nothing, and a killed helper can leave a test green
+    ("oom", r"invoked oom-killer|Out of memory: Killed process"),
 ]
-SPLAT_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*?(" + "|".join(SPLATS) + ")")
+SPLAT_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*?(" + "|".join(r for _, r in REPORTS) + ")")
+# a message that starts with "WARNING: ", right after its timestamp: every
+# lockdep and RCU-lockdep header (recursive and circular locking,
+# inconsistent lock state, irq lock inversion, X-safe -> X-unsafe, bad
+# unlock balance, held lock freed, still has locks held, lock held when
+# returning to user space, nested lock not taken, suspicious RCU usage,
+# chain_key collision, bad contention). Not "RETBleed: WARNING: ..." and
+# such: CPU mitigation notes at boot, no report.
+WARNING_LINE_RE = re.compile(r"\[\s*\d+\.\d+\]\s+WARNING: ")
+# the console's own note that it lost messages (no timestamp): a report
+# may be among them
+DONE_RE = re.compile(r"FTX-DONE rc=(\S*)")
+DROPPED_RE = re.compile(r"\*\* (\d+) printk messages dropped \*\*")
+MODULE_FRAME_RE = re.compile(r"\[<[0-9a-f]+>\] (?:0x[0-9a-f]+\s*$|\S+\+0x[0-9a-f]+/0x[0-9a-f]+ \[\w+\])")
 KMEMLEAK_OFF_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*Kernel memory leak detector disabled")
 
 # ftracetest's result names and the words of its "# of ...:" totals
@@ -78,6 +106,7 @@ class Results:
         self.cases = []  # (suite, name, status, detail)
         self.times = {}  # suite -> seconds
         self.notes = []
+        self.part_results = {}  # part -> the result ids it printed
 
     def add(self, suite, name, status, detail=""):
         self.cases.append((suite, name, status, detail))
@@ -108,6 +137,101 @@ def ftracetest_index(tree):
                         index[(cat, m.group(1).strip())] = rel
                         break
     return index
+
+
+def ftracetest_files(tree):
+    """test file relative to test.d -> does it also run in an instance
+    (its "# flags:" line names "instance")."""
+    files = {}
+    top = os.path.join(tree, "tools/testing/selftests/ftrace/test.d")
+    for root, _, names in os.walk(top):
+        for fn in names:
+            if fn.endswith(".tc"):
+                path = os.path.join(root, fn)
+                with open(path, errors="replace") as f:
+                    flags = re.search(r"^#\s*flags:(.*)$", f.read(), re.M)
+                files[os.path.relpath(path, top)] = bool(flags and "instance" in flags.group(1).split())
+    return files
+
+
+def read_expected_results(path, lane, res):
+    """tests/expected-results.txt: the results each part must print, one a
+    line: '<lanes> <part> <result>', lanes a comma list or '*'. Returns
+    (part -> set of result ids, the .tc files listed)."""
+    want, tcs = {}, set()
+    for n, line in enumerate(read_lines(path), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        f = line.split(None, 2)
+        if len(f) != 3:
+            res.add("harness", "expected-results:%d" % n, FAIL,
+                    "malformed line %r: want '<lanes> <part> <result>'" % line)
+            continue
+        lanes, part, result = f[0], f[1], f[2].strip()
+        if part == "ftracetest":
+            tcs.add(result)
+            continue
+        if lanes == "*" or lane in lanes.split(","):
+            want.setdefault(part, set()).add(result)
+    return want, tcs
+
+
+def check_expected_results(path, lane, tree, parts_path, res, runs):
+    """Every part that ran printed exactly the results the list names for
+    this lane: a result that vanished (a test dropped by a rebase, a case
+    that stopped reporting) or a part with no result fails, and so does a
+    result the list does not know (the list must stay exact). ftracetest:
+    the list of .tc files equals the tree's, and each category run has a
+    result for each of its files (and instance runs), or for each file
+    that the run names (only=)."""
+    if not os.path.exists(path):
+        res.add("expected-results", "list", FAIL, "%s does not exist" % path)
+        return
+    want, tcs = read_expected_results(path, lane, res)
+    name = os.path.basename(path)
+    planned = [l.strip() for l in read_lines(parts_path) if l.strip() and not l.startswith("#")]
+    tree_tcs = ftracetest_files(tree)
+    # the base lane runs the pristine tree: its .tc files are upstream's
+    if tcs and lane != "base":
+        for tc in sorted(tcs - set(tree_tcs)):
+            res.add("expected-results", tc, FAIL, "%s lists it, but the tree has no such test: "
+                    "it vanished (or the list is stale)" % name)
+        for tc in sorted(set(tree_tcs) - tcs):
+            res.add("expected-results", tc, FAIL, "the tree has it, but %s does not list it" % name)
+    bad = 0
+    for part in planned:
+        got = collections.Counter(res.part_results.get(part, []))
+        if part.startswith("ftracetest:"):
+            cat = part.split(":", 1)[1]
+            run = [r for r in runs if r.cat == cat]
+            only = set(run[0].only.split(",")) if run and run[0].only else None
+            exp = set()
+            for tc, inst in tree_tcs.items():
+                if os.path.dirname(tc) != cat or (only is not None and tc not in only):
+                    continue
+                exp.add(tc)
+                if inst:
+                    exp.add(tc + " (instance)")
+        else:
+            exp = want.get(part, set())
+        problems = []
+        if not got:
+            problems.append("printed no result")
+        elif not exp:
+            problems.append("%s lists no result of this part in lane %s" % (name, lane))
+        missing = sorted(exp - set(got))
+        extra = sorted(set(got) - exp) if exp else []
+        if missing:
+            problems.append("%d missing: %s" % (len(missing), ", ".join(missing[:12])))
+        if extra:
+            problems.append("%d not in %s (add them, with the lanes that print them): %s"
+                            % (len(extra), name, ", ".join(extra[:12])))
+        if problems:
+            bad += 1
+            res.add("expected-results", part, FAIL, "; ".join(problems))
+    if not bad:
+        res.add("expected-results", "all-present", PASS, "%d parts, each printed the results "
+                "%s lists for lane %s" % (len(planned), name, lane))
 
 
 def read_xfail(path):
@@ -244,10 +368,19 @@ def parse_kmemleak(lines, res, symbols, tag):
         res.add("kmemleak", name, FAIL, "kmemleak switched itself off during the run, so its "
                 "scan proves nothing (%s); raise CONFIG_DEBUG_KMEMLEAK_MEM_POOL_SIZE" % off)
         return None
+    if not symbols:
+        res.add("kmemleak", name, FAIL, "the list of tracing symbols is empty: no leak could "
+                "be attributed (the symbol extraction failed)")
+        return None
     ours = []
     for rep in reports:
         frames = [m.group(1) for m in (re.search(r"\] ([A-Za-z0-9_.]+)\+0x", l) for l in rep) if m]
-        if any(f in symbols for f in frames):
+        # every module this guest loads is the series' or an upstream
+        # tracing test's: a module frame counts as ours, named with its
+        # module ("foo+0x1/0x2 [mod]") or, the module unloaded before the
+        # scan, a bare address (kallsyms names every frame of the kernel)
+        mod = any(MODULE_FRAME_RE.search(l) for l in rep)
+        if mod or any(f in symbols for f in frames):
             ours.append(rep)
     if ours:
         res.add("kmemleak", name, FAIL,
@@ -310,13 +443,32 @@ def attach_log_tail(res, idx, tail):
     res.cases[idx] = (suite, name, status, "%s; its log ends:\n      | %s" % (detail, log))
 
 
-def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran):
+# the lines a results channel may hold outside an ftracetest, kmemleak or
+# file block; anything else there is a result line that does not parse
+KNOWN_FTX = re.compile(r"FTX-(RUN-BEGIN|RUN-END|BENCH-BEGIN|BENCH-END|BENCH-ROW|FUZZ|STRESS)( |$)")
+RESULT_RE = re.compile(r"FTX-RESULT (\S+) (\S+) (PASS|FAIL|SKIP)(?: (.*))?$")
+
+
+def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran, where="results",
+                          strict=True):
     """FTX lines of one results log (or a host file). runs: FtraceRun list
-    (appended to); ran: test -> set of statuses, for the expected lists."""
+    (appended to); ran: test -> set of statuses, for the expected lists.
+    Each result is also filed under the part that printed it (between
+    FTX-PART-BEGIN and FTX-TIME, or an ftracetest category's block) in
+    res.part_results, for the expected-results check."""
     run = None
     failed = None  # index in res.cases of the ftracetest case that failed last
     tail = []      # the lines ftracetest -v printed after it: the case's log
-    for line in lines:
+    part = None    # the guest part whose results these are
+    block = None   # "kmemleak" or "file": lines read elsewhere
+    bench = False
+    malformed = []
+
+    def filed(test):
+        key = ("ftracetest:" + run.cat) if run is not None else (part or "-")
+        res.part_results.setdefault(key, []).append(test)
+
+    for n, line in enumerate(lines, 1):
         if failed is not None and (line.startswith("FTX-") or FT_LINE.match(line)
                                    or line.startswith("# of ")):
             attach_log_tail(res, failed, tail)
@@ -325,30 +477,64 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
             if line.strip():
                 tail = (tail + [line.strip()])[-FAIL_LOG_LINES:]
             continue
+        if block == "file" and not line.startswith("FTX-FILE ") and not line.startswith("FTX-FILE-END"):
+            # a file cut off (its writer killed): what follows is results
+            malformed.append((n, "(FTX-FILE block not closed before this line) " + line))
+            block = None
+        if block is not None:
+            if line.startswith("FTX-%s-END" % block.upper()):
+                block = None
+            continue
+        if line.startswith("FTX-KMEMLEAK-BEGIN"):
+            block = "kmemleak"
+            continue
+        if line.startswith("FTX-FILE-BEGIN"):
+            block = "file"
+            continue
+        # a benchmark's table (free text) between its BEGIN and END
+        if line.startswith("FTX-BENCH-BEGIN"):
+            bench = True
+        elif line.startswith("FTX-BENCH-END"):
+            bench = False
+        elif bench and not line.startswith("FTX-"):
+            continue
         m = re.match(r"FTX-(FUZZ|STRESS) (.*)", line)
         if m:
             res.notes.append("%s: %s" % (m.group(1).lower(), m.group(2)))
             continue
-        m = re.match(r"FTX-RESULT (\S+) (\S+) (PASS|FAIL|SKIP)\s*(.*)", line)
-        if m:
+        if line.startswith("FTX-RESULT"):
+            m = RESULT_RE.match(line)
+            if not m:
+                malformed.append((n, line))
+                continue
             suite, name, status, detail = m.groups()
+            detail = (detail or "").strip()
             test = "%s:%s" % (suite, name)
             ran.setdefault(test, set()).add(status)
+            filed(test)
             if status == SKIP:
                 skips.verdict(res, suite, name, test, SKIP, detail)
             else:
                 res.add(suite, name, status, detail)
             continue
-        m = re.match(r"FTX-TIME (\S+) (\d+)", line)
+        m = re.match(r"FTX-PART-BEGIN (\S+)$", line)
+        if m:
+            part = m.group(1)
+            res.part_results.setdefault(part, [])
+            continue
+        m = re.match(r"FTX-TIME (\S+) (\d+)$", line)
         if m:
             res.times[m.group(1)] = res.times.get(m.group(1), 0) + int(m.group(2))
+            res.part_results.setdefault(m.group(1), [])
+            part = None
             continue
-        m = re.match(r"FTX-FTRACETEST-BEGIN (\S+) rc=(\d+) secs=(\d+)(?: only=(\S+))?", line)
+        m = re.match(r"FTX-FTRACETEST-BEGIN (\S+) rc=(\d+) secs=(\d+)(?: only=(\S+))?$", line)
         if m:
             if run is not None:
                 runs.append(run)
             run = FtraceRun(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
             res.times["ftracetest/" + run.cat] = run.secs
+            res.part_results.setdefault("ftracetest:" + run.cat, [])
             continue
         if line.startswith("FTX-FTRACETEST-END"):
             if run is not None:
@@ -357,6 +543,10 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
             run = None
             continue
         if run is None:
+            # a host file may hold the check's own messages; a guest's
+            # results channel holds nothing but FTX lines and blocks
+            if line.strip() and not KNOWN_FTX.match(line) and (strict or line.startswith("FTX-")):
+                malformed.append((n, line))
             continue
         cat = run.cat
         m = re.match(r"# of ([a-z()\s]+):\s+(\d+)", line)
@@ -373,6 +563,7 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
         rel = index.get((cat, desc)) or index.get((cat.split("/")[0], desc))
         tid = (rel or "%s/[%s] %s" % (cat, num, desc)) + (" (instance)" if instance else "")
         ran.setdefault(tid, set()).add(status)
+        filed(tid)
         suite = "ftracetest/" + cat
         if status == "PASS":
             res.add(suite, tid, PASS)
@@ -388,6 +579,12 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
         attach_log_tail(res, failed, tail)
     if run is not None:
         runs.append(run)  # cut off: no END
+    if malformed:
+        # a result that does not parse is a result lost: fail, and show it
+        res.add("harness", "result-lines-parse:" + os.path.basename(where), FAIL,
+                "%d lines of %s do not parse as results: %s" % (
+                    len(malformed), where,
+                    "; ".join("line %d: %r" % (n, l[:120]) for n, l in malformed[:5])))
 
 
 def check_results_log(path, lines, res, tag):
@@ -441,6 +638,7 @@ def parse_kunit(tree, console, res, skips, ran, tag):
                 base = "<suite %d: no result line>" % (len(group.get("sub_groups", [])) + i)
             test = "kunit:" + base
             ran.setdefault(test, set()).add(st)
+            res.part_results.setdefault("kunit", []).append(test)
             if st == "PASS":
                 res.add("kunit", base + tag, PASS)
             elif st == "SKIP":
@@ -452,6 +650,13 @@ def parse_kunit(tree, console, res, skips, ran, tag):
                 res.add("kunit", base + tag, FAIL, st)
 
     walk(data, "")
+    # a KTAP line that kunit.py could not place (a wrong case number, a
+    # missing plan or subtest, a garbled "ok"): the results around it
+    # cannot be trusted
+    errors = [l.split("] ", 1)[-1] for l in p.stdout.splitlines() if "[ERROR]" in l]
+    if errors:
+        res.add("kunit", "ktap-parses" + tag, FAIL, "kunit.py could not parse the KTAP: %s"
+                % "; ".join(errors[:5]))
     if n == 0:
         res.add("kunit", "results" + tag, FAIL, "no KUnit results on the console (KTAP not found)")
     return n
@@ -493,9 +698,19 @@ def symbolize(text, tree, vmlinux):
 
 def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None):
     splats = []
+    dropped = []
     for i, line in enumerate(lines):
-        if SPLAT_RE.search(line):
+        if SPLAT_RE.search(line) or WARNING_LINE_RE.search(line):
             splats.append(i)
+        m = DROPPED_RE.search(line)
+        if m:
+            dropped.append(int(m.group(1)))
+    if dropped:
+        res.add("console", "no-message-dropped" + tag, FAIL,
+                "the console dropped %d kernel messages (%d times): a report may be "
+                "among them" % (sum(dropped), len(dropped)))
+    else:
+        res.add("console", "no-message-dropped" + tag, PASS)
     if splats:
         # 2 lines before each of the first 5 reports and 25 after, once
         # each where they overlap
@@ -516,8 +731,13 @@ def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None):
     else:
         res.add("console", "no-kernel-splat" + tag, PASS)
     if expect_done:
-        if any("FTX-DONE" in l for l in lines):
+        done = [m for m in (DONE_RE.search(l) for l in lines) if m]
+        if done and all(m.group(1) == "0" for m in done) and len(done) == 1:
             res.add("console", "guest-finished" + tag, PASS)
+        elif done:
+            res.add("console", "guest-finished" + tag, FAIL,
+                    "the guest's run ended with %s: its script failed"
+                    % ", ".join(m.group(0) for m in done))
         else:
             res.add("console", "guest-finished" + tag, FAIL,
                     "no FTX-DONE: the guest died or timed out. Last lines:\n" + "\n".join(lines[-30:]))
@@ -561,6 +781,9 @@ def main():
     ap.add_argument("--expected-skips",
                     help="results that may say a test did not run (tests/expected-skips.txt)")
     ap.add_argument("--expect-parts", help="parts that must have run, one a line")
+    ap.add_argument("--expected-results",
+                    help="the results each part must print (tests/expected-results.txt)")
+    ap.add_argument("--lane", default="test", help="the lane, for --expected-results")
     ap.add_argument("--host", action="append", default=[], help="host FTX-RESULT file")
     ap.add_argument("--no-kunit", action="store_true")
     # the console of a guest booted with a kunit.filter_glob that matches
@@ -569,6 +792,9 @@ def main():
     ap.add_argument("--kmemleak-symbols",
                     help="functions whose leaks fail the run (one per line)")
     ap.add_argument("--vmlinux", help="the guests' vmlinux, to symbolize kernel reports")
+    ap.add_argument("--demo", action="store_true",
+                    help="make run: scan the consoles for kernel reports and the demo's "
+                    "exit status only (the demo prints no results)")
     ap.add_argument("--summary-json")
     args = ap.parse_args()
 
@@ -581,7 +807,7 @@ def main():
         lines = read_lines(h)
         if not any(l.startswith("FTX-RESULT ") for l in lines):
             res.add("host", os.path.basename(h), FAIL, "%s holds no result: the check did not run" % h)
-        parse_results_channel(lines, res, {}, {}, set(), skips, runs, ran)
+        parse_results_channel(lines, res, {}, {}, set(), skips, runs, ran, h, strict=False)
 
     if args.console:
         index = ftracetest_index(args.tree)
@@ -592,6 +818,9 @@ def main():
             tag = ":" + os.path.basename(con).rsplit(".", 1)[0] if len(args.console) > 1 else ""
             results = args.results[i] if i < len(args.results) else None
             clines = read_lines(con)
+            if args.demo:
+                scan_console(clines, res, True, tag, args.tree, args.vmlinux)
+                continue
             rlines = read_lines(results)
             # KUnit runs at the boot of the guest given part kunit (every
             # guest when run by hand): a crash in its run counts
@@ -602,8 +831,17 @@ def main():
                 res.add("kunit", "filter-ignored" + tag, FAIL,
                         "booted with a kunit.filter_glob that matches no suite, "
                         "but KUnit suites ran on this console")
-            parse_results_channel(rlines, res, index, xfail, seen, skips, runs, ran)
+            parse_results_channel(rlines, res, index, xfail, seen, skips, runs, ran, results or "results")
             check_results_log(results, rlines, res, tag)
+            # the end-of-run checks of the kernel's state are results too:
+            # a guest that skipped them proved less than it says
+            want_end = []
+            if args.expect_parts:
+                want_end = ["not-tainted"] + (["lockdep-on"] if args.lane == "debug" else [])
+            for w in want_end:
+                if rlines and not any(re.match(r"FTX-RESULT kernel %s(:\S+)? " % w, l) for l in rlines):
+                    res.add("kernel", w + "-checked" + tag, FAIL,
+                            "the guest printed no 'kernel %s' result" % w)
             scan_console(clines, res, True, tag, args.tree, args.vmlinux)
             if syms is not None:
                 km = parse_kmemleak(rlines, res, syms, tag)
@@ -642,6 +880,9 @@ def main():
         run.check(res)
     if args.expect_parts:
         check_parts(args.expect_parts, res, runs, kunit_ran)
+        if args.expected_results:
+            check_expected_results(args.expected_results, args.lane, args.tree,
+                                   args.expect_parts, res, runs)
     skips.report_unseen(res, ran, {r.cat for r in runs if r.only})
 
     # --- table
@@ -690,7 +931,8 @@ def main():
     if args.summary_json:
         with open(args.summary_json, "w") as f:
             json.dump({"passed": n_pass, "failed": n_fail, "skipped": n_skip,
-                       "cases": res.cases, "times": res.times, "notes": res.notes}, f, indent=1)
+                       "cases": res.cases, "times": res.times, "notes": res.notes,
+                       "part_results": res.part_results}, f, indent=1)
     print()
     line = "%d passed, %d failed" % (n_pass, n_fail)
     if n_skip:

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,8 +27,9 @@ PARSER = os.path.join(TOP, "scripts", "parse-results.py")
 
 class Case:
     def __init__(self, name, fails=(), skips=(), notes=(), nonotes=(), passes=(), guests=("",),
-                 args=()):
+                 args=(), tree=None):
         self.name = name
+        self.tree = tree            # "fake": FAKE_TREE's ftracetest files
         # (suite, name regex, detail regex): each FAIL must match one, and
         # each must match a FAIL; none at all means the run must pass
         self.fails = list(fails)
@@ -62,6 +64,7 @@ CASES = [
                  r"log is cut off.*printed no totals")]),
     Case("kunit-crash", guests=("a", "b"),
          fails=[("kunit", r"fixture_suite\.<case [23]: no result line>:console-b", r"crashed"),
+                ("kunit", r"ktap-parses:console-b", r"missing expected subtest"),
                 ("console", r"no-kernel-splat:console-b", r"BUG: kernel NULL pointer dereference"),
                 ("console", r"guest-finished:console-b", r"no FTX-DONE"),
                 ("console", r"results-complete:console-b", r"missing or empty")]),
@@ -106,14 +109,118 @@ CASES = [
     Case("base-exact", args=["--xfail", "xfail.txt", "--xfail-exact"],
          skips=[("ftracetest/00basic", r"00basic/basic2\.tc", r"known base failure: a fixture reason")],
          passes=[("known-failures", r"exact", r"1 listed, each failed")]),
+    # result lines that do not parse: an empty name (what a kselftest
+    # wrapper prints when "not ok" comes before "#  RUN"), a lower-case
+    # status, an unknown FTX line, stray text on the results channel
+    Case("malformed",
+         fails=[("harness", r"result-lines-parse:results\.log",
+                 r"4 lines .*line 4: 'FTX-RESULT ring-buffer-map  FAIL see the log'.*"
+                 r"line 5: 'FTX-RESULT samples instance-removed fail '.*"
+                 r"line 6: 'FTX-RSULT samples typo PASS'.*line 7: 'not ok 3 map_test'")]),
+    # the guest's script exited non-zero: FTX-DONE rc=1
+    Case("done-rc", fails=[("console", r"guest-finished", r"ended with FTX-DONE rc=1")]),
+    # leaks whose only module frame is a bare address (the module was
+    # unloaded before the scan) or a named frame of a loaded module
+    Case("kmemleak-module", args=["--kmemleak-symbols", "symbols.txt"],
+         fails=[("kmemleak", r"no-leak-in-tracing", r"^2 leaks in tracing.*0xffffffffc0012345"
+                 r".*sample_sink_write\+0x12/0x40 \[sample_trace_export\]")]),
+    Case("kmemleak-no-symbols", args=["--kmemleak-symbols", "symbols.txt"],
+         fails=[("kmemleak", r"no-leak-in-tracing", r"list of tracing symbols is empty")]),
+    # the debug lane's guests end with lockdep's own verdict: a guest that
+    # did not print it, and one where lockdep had switched itself off
+    Case("lockdep-off", guests=("a", "b"), args=["--lane", "debug", "--expect-parts", "parts.txt"],
+         fails=[("kernel", r"lockdep-on:a", r"debug_locks=0"),
+                ("kernel", r"lockdep-on-checked:console-b", r"no 'kernel lockdep-on' result")]),
+    # the list of each part's results (tests/expected-results.txt) against
+    # what ran, in a small tree of ftracetest files (FAKE_TREE)
+    Case("expected-results", tree="fake",
+         args=["--expect-parts", "parts.txt", "--expected-results", "expected.txt"],
+         fails=[("expected-results", r"samples", r"1 missing: samples:instance-removed; "
+                 r"1 not in expected\.txt.*: samples:instance-renamed"),
+                ("expected-results", r"quiet", r"printed no result"),
+                ("expected-results", r"ftracetest:00basic",
+                 r"1 missing: 00basic/basic3\.tc \(instance\)"),
+                ("expected-results", r"00basic/vanished\.tc", r"the tree has no such test"),
+                ("expected-results", r"00basic/unlisted\.tc", r"does not list it"),
+                ("expected-results", r"kunit", r"1 missing: kunit:fixture_suite\.fixture_gone")]),
+    Case("expected-results-exact", tree="fake",
+         args=["--expect-parts", "parts.txt", "--expected-results", "expected.txt"],
+         passes=[("expected-results", r"all-present", r"3 parts")]),
+    # CPU mitigation notes and NMI timing notes at boot are no reports
+    Case("boot-notes"),
+    # a file block cut off by a killed part: the results after it count
+    Case("file-cut",
+         fails=[("mmap-record", r"timeout", r"killed after 400s"),
+                ("harness", r"result-lines-parse:results\.log",
+                 r"1 lines .*FTX-FILE block not closed before this line\) FTX-RESULT mmap-record timeout")]),
+    # a host check's own messages are not results; a malformed FTX line is
+    Case("host-text", args=["--host", "host.txt"],
+         fails=[("harness", r"result-lines-parse:.*host\.txt", r"1 lines .*'FTX-RESULT static  FAIL empty name'")]),
+    # the list of results is missing: that is no pass
+    Case("expected-results-missing", tree="fake",
+         args=["--expect-parts", "parts.txt", "--expected-results", "no-such-list.txt"],
+         fails=[("expected-results", r"list", r"no-such-list\.txt does not exist")]),
     Case("base-stale", args=["--xfail", "xfail.txt", "--xfail-exact"],
          fails=[("known-failures", r"00basic/basic2\.tc", r"listed in xfail\.txt but did not fail"),
                 ("known-failures", r"exact", r"1 listed did not fail")]),
 ]
 
 
+# ftracetest files of the fake tree: test.d path -> flags line
+FAKE_TREE = {
+    "00basic/basic1.tc": "",
+    "00basic/basic3.tc": "instance",
+    "00basic/unlisted.tc": "",
+}
+
+
+def fake_tree(top, real):
+    """A tree with FAKE_TREE's ftracetest files and the real tree's kunit.py."""
+    for rel, flags in FAKE_TREE.items():
+        path = os.path.join(top, "tools/testing/selftests/ftrace/test.d", rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n# description: fixture %s\n# flags: %s\ntrue\n"
+                    % (os.path.basename(rel), flags))
+    os.symlink(os.path.join(os.path.abspath(real), "tools/testing/kunit"),
+               os.path.join(top, "tools/testing/kunit"))
+    return top
+
+
 def run_case(case, tree, verbose):
-    d = os.path.join(FIX, case.name)
+    if case.tree == "fake":
+        with tempfile.TemporaryDirectory() as top:
+            return run_case_in(case, fake_tree(top, tree), verbose)
+    return run_case_in(case, tree, verbose)
+
+
+def report_case(path, tree, verbose):
+    """tests/parser-fixtures/reports/NAME.log: one kernel report as 6.1
+    prints it, put into the clean fixture's console. Its first line,
+    '# expect: REGEX' (and '# result: NAME', default no-kernel-splat),
+    says what must fail: that result alone, with a detail REGEX matches."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head = [l for l in lines if l.startswith("# ")]
+    body = [l for l in lines if not l.startswith("# ")]
+    expect = [l[len("# expect: "):] for l in head if l.startswith("# expect: ")]
+    result = ([l[len("# result: "):] for l in head if l.startswith("# result: ")]
+              or ["no-kernel-splat"])[0]
+    if len(expect) != 1:
+        return "%s has no '# expect: REGEX' line" % path
+    with open(os.path.join(FIX, "clean", "console.log")) as f:
+        con = f.read().splitlines()
+    at = next(i for i, l in enumerate(con) if "Run /init" in l)
+    case = Case("reports", fails=[("console", result, expect[0])])
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "console.log"), "w") as f:
+            f.write("\n".join(con[:at] + body + con[at:]) + "\n")
+        shutil.copy(os.path.join(FIX, "clean", "results.log"), os.path.join(d, "results.log"))
+        return run_case_in(case, tree, verbose, d)
+
+
+def run_case_in(case, tree, verbose, d=None):
+    d = d or os.path.join(FIX, case.name)
     argv = [sys.executable, PARSER, "--tree", tree,
             "--expected-skips", os.path.join(FIX, "expected-skips.txt")]
     for g in case.guests:
@@ -220,6 +327,16 @@ def main():
             why = traceback.format_exc().strip().replace("\n", "|")
         print("FTX-RESULT parser symbolized %s %s" % ("FAIL" if why else "PASS",
               why.replace("\n", "|") if why else "frames read file:line"))
+    reports = sorted(f for f in os.listdir(os.path.join(FIX, "reports")) if f.endswith(".log"))
+    if not reports:
+        print("FTX-RESULT parser reports FAIL no report fixtures in %s" % os.path.join(FIX, "reports"))
+    for fn in reports:
+        try:
+            why = report_case(os.path.join(FIX, "reports", fn), args.tree, args.v)
+        except Exception:
+            why = traceback.format_exc().strip()
+        print("FTX-RESULT parser report-%s %s %s" % (fn[:-4], "FAIL" if why else "PASS",
+              why.replace("\n", "|") if why else "the report fails the run"))
     for case in CASES:
         try:
             why = run_case(case, args.tree, args.v)
