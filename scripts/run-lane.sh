@@ -16,6 +16,8 @@
 #   TIMEOUT=seconds   guest time limit (test 1500, debug 2700)
 #   STRESS=seconds    the stress driver's time in the debug lane (10)
 #   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
+#   REPEAT=N          run each guest test part N times in its boot (with
+#                     ONLY=stress: does the stress oracle hold every time?)
 set -euo pipefail
 lane=${1:?lane: test, debug or base}
 [ "$lane" = base ] && export FTX_BASE=1
@@ -33,7 +35,7 @@ debug)
 	;;
 *) die "unknown lane '$lane' (test, debug or base)" ;;
 esac
-cmdline="$cmdline $(fuzz_seed_arg)"
+cmdline="$cmdline $(fuzz_seed_arg)${REPEAT:+ ftx.repeat=$REPEAT}"
 xfail=$TOP/tests/ftracetest-base-failures.txt
 
 : >"$LOGDIR/phases"
@@ -98,6 +100,17 @@ if [ "$lane" = debug ]; then
 fi
 [ "$lane" = base ] && extra+=(--xfail-exact)
 
+# CI's deadline (.ci/run): the guests end in time for the parse below to
+# give a verdict on whatever they printed
+if [ -n "${FTX_DEADLINE:-}" ]; then
+	left=$((FTX_DEADLINE - $(now) - 90))
+	if [ "$left" -lt "$tmo" ]; then
+		info "CI deadline: guest time limit ${left}s instead of ${tmo}s"
+		tmo=$left
+	fi
+	[ "$tmo" -ge 60 ] || tmo=60
+fi
+
 # --- the guests, side by side; each line of the plan is one. Their logs
 # are console-test-<guest>.log (test lane), console-test-<lane>-<guest>.log
 tagpfx=
@@ -152,6 +165,7 @@ prc=0
 	--xfail "$xfail" \
 	--expected-skips "$TOP/tests/expected-skips.txt" \
 	--expect-parts "$parts" \
+	--expected-results "$TOP/tests/expected-results.txt" --lane "$lane" \
 	--vmlinux "$OBJ/vmlinux" \
 	"${host[@]}" "${extra[@]}" \
 	--summary-json "$LOGDIR/summary-$name.json" >"$LOGDIR/summary-$name.txt" || prc=$?

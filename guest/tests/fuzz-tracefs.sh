@@ -57,8 +57,17 @@ cat /tmp/fuzz1.out /tmp/fuzz2.out
 total=$(cat /tmp/fuzz1.out /tmp/fuzz2.out | awk '$2 == "ops" {s += $3} END {print s + 0}')
 echo "fuzz operations tried: $total"
 emit "FTX-FUZZ ops=$total seeds=$SEED,$((SEED + 1)) (make test FUZZ_SEED=$SEED replays them)"
-check $S seed-$SEED "undocumented errnos (seed $SEED)" -- test $r1 -eq 0
-check $S seed-$((SEED + 1)) "undocumented errnos (seed $((SEED + 1)))" -- test $r2 -eq 0
+# one result a fuzzer, named the same every run (tests/expected-results.txt)
+# and with its seed, to replay it
+fuzzer() { # n rc seed
+	if [ "$2" -eq 0 ]; then
+		result $S "fuzzer-$1" PASS "seed $3"
+	else
+		result $S "fuzzer-$1" FAIL "undocumented errnos (seed $3, exit $2)"
+	fi
+}
+fuzzer 1 $r1 $SEED
+fuzzer 2 $r2 $((SEED + 1))
 
 # Leave nothing behind: spare buffers, and every instance the fuzzers made
 echo 0 >$T/snapshot
