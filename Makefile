@@ -43,7 +43,7 @@ test-debug:
 	@$(S)/run-lane.sh debug
 
 run: build
-	@$(S)/qemu-run.sh test demo $${TIMEOUT:-900}
+	@$(S)/run-demo.sh
 
 shell: build
 	@$(S)/qemu-run.sh test shell 0

@@ -9,9 +9,23 @@ say() {
 	echo "### $*"
 }
 
+# A step that fails is shown and makes the demo exit non-zero, which
+# "make run" reports: a demo that goes wrong is no green run.
+failed=0
 run() {
 	echo "# $*"
-	sh -c "$*"
+	sh -c "$*" && return 0
+	echo "!!! demo step failed (exit $?): $*"
+	failed=$((failed + 1))
+}
+
+# waited_for SECONDS WHAT CMD...: wait for CMD; count a time-out as a failed step
+waited_for() {
+	_secs=$1 _what=$2
+	shift 2
+	wait_for "$_secs" "$@" && return 0
+	echo "!!! demo step failed: $_what did not happen within ${_secs}s"
+	failed=$((failed + 1))
 }
 
 say "An instance is a separate ring buffer: mkdir makes one"
@@ -36,7 +50,7 @@ run "grep -v '^#' instances/demo/trace | grep tracing_mark_write"
 
 say "Kernel code can own an instance too: samples/ftrace/sample-trace-array"
 run "modprobe sample-trace-array"
-wait_for 10 grep -q "trace_array_printk: count=" instances/sample-instance/trace
+waited_for 10 "the sample's first trace_array_printk" grep -q "trace_array_printk: count=" instances/sample-instance/trace
 run "grep -v '^#' instances/sample-instance/trace | head -4"
 run "rmmod sample-trace-array"
 run "ls instances"
@@ -51,7 +65,7 @@ run "modprobe sample-trace-capture"
 run "rmdir instances/sample-capture || echo '(refused: the module owns it)'"
 sleep 0.5
 run "echo 1 > $P/drop"
-wait_for 10 grep -qx 1 $P/captures
+waited_for 10 "a capture" grep -qx 1 $P/captures
 run "cat $P/captures $P/last_error"
 echo "-- the captured window (instances/sample-capture/snapshot):"
 run "grep -v '^#' instances/sample-capture/snapshot"
@@ -74,7 +88,7 @@ run "echo 'error #1 detected' > instances/flight/trace_marker"
 run "echo 1 > instances/flight/snapshot_pipe"
 /bin/true
 run "echo 'still tracing after the snapshot' > instances/flight/trace_marker"
-wait_for 10 grep -q "error #1" /tmp/flight.stream
+waited_for 10 "the streamed snapshot" grep -q "error #1" /tmp/flight.stream
 echo "-- streamed from snapshot_pipe:"
 run "grep -v '^#' /tmp/flight.stream | cut -c1-100"
 echo "-- the live buffer went on recording:"
@@ -162,4 +176,8 @@ say "Clean up"
 run "echo 0 > instances/demo/snapshot"
 run "rmdir instances/demo"
 echo
+if [ $failed -ne 0 ]; then
+	echo "demo finished: $failed steps failed"
+	exit 1
+fi
 echo "demo finished"
