@@ -20,7 +20,9 @@
  *                                     errno name (EINVAL, EBUSY, ...)
  *   tracefs-pipe markers FILE TAG N   write the N lines "TAG:0" .. "TAG:N-1"
  *                                     (one write each); prints how many
- *                                     writes succeeded
+ *                                     writes succeeded, and each one
+ *                                     refused as "refused TAG:I ERRNO"
+ *                                     on stderr
  *
  * Exit status: 0 when the operation ran (whatever it found), 2 on usage
  * or setup errors.
@@ -49,6 +51,7 @@ static const char *errname(int e)
 	case EFAULT: return "EFAULT";
 	case ENOSPC: return "ENOSPC";
 	case EINTR: return "EINTR";
+	case EBADF: return "EBADF";
 	default: return "E?";
 	}
 }
@@ -183,8 +186,14 @@ int main(int argc, char **argv)
 		fd = open_or_die(path, O_WRONLY);
 		for (i = 0; i < n; i++) {
 			len = snprintf(line, sizeof(line), "%s:%ld\n", argv[3], i);
-			if (write(fd, line, len) == len)
+			ssize_t r = write(fd, line, len);
+
+			if (r == len)
 				ok++;
+			else if (r < 0)
+				fprintf(stderr, "refused %s:%ld %s\n", argv[3], i, errname(errno));
+			else
+				fprintf(stderr, "refused %s:%ld SHORT-%zd\n", argv[3], i, r);
 		}
 		printf("%ld\n", ok);
 	} else {

@@ -26,7 +26,9 @@ echo 1 >$I/snapshot_enabled
 # snapshot_pipe reader has something to read however the readers and the
 # writers are scheduled (on a slow debug kernel, trace_pipe can take all
 # the rest before a snapshot does)
-taskset -c 0 tracefs-pipe markers $I/trace_marker w0b0 $BURST >/tmp/ss-w0
+: >/tmp/ss-r0
+: >/tmp/ss-r1
+taskset -c 0 tracefs-pipe markers $I/trace_marker w0b0 $BURST >/tmp/ss-w0 2>>/tmp/ss-r0
 tracefs-pipe errno $I/snapshot_pipe 1 >/tmp/ss-swaps
 
 readers=
@@ -64,7 +66,7 @@ end=$(($(secs) + DUR))
 writer() { # cpu first-burst
 	b=$2
 	while [ "$(secs)" -lt $end ]; do
-		taskset -c $1 tracefs-pipe markers $I/trace_marker w$1b$b $BURST >>/tmp/ss-w$1
+		taskset -c $1 tracefs-pipe markers $I/trace_marker w$1b$b $BURST >>/tmp/ss-w$1 2>>/tmp/ss-r$1
 		b=$((b + 1))
 	done
 }
@@ -122,6 +124,9 @@ tracefs-pipe dump $I/trace_pipe >>/tmp/ss-tp
 echo "readers still running at the end: $alive"
 written=$(cat /tmp/ss-w0 /tmp/ss-w1 | awk '{s+=$1} END {print s+0}')
 bursts=$(cat /tmp/ss-w0 /tmp/ss-w1 | wc -l)
+# every write the kernel refused, with its errno ("refused TAG:I ERRNO")
+cat /tmp/ss-r0 /tmp/ss-r1 >/tmp/ss-refused
+refused=$(grep -c '^refused ' /tmp/ss-refused || true)
 cat /tmp/ss-tp /tmp/ss-sp | grep -o 'w[01]b[0-9]*:[0-9]*' >/tmp/ss-read
 read_total=$(wc -l </tmp/ss-read)
 read_unique=$(sort -u /tmp/ss-read | wc -l)
@@ -130,13 +135,28 @@ unknown=$(cat /tmp/ss-tp /tmp/ss-sp | grep -c '\[LOST EVENTS\]' || true)
 discarded=$(sed -n 's/^##### SNAPSHOT [0-9]* \[\([0-9]*\) EVENTS DISCARDED\] #####$/\1/p' /tmp/ss-sp | sort -n | tail -1)
 discarded=${discarded:-0}
 swaps=$(grep -c OK /tmp/ss-swaps || true)
-echo "written $written, read $read_unique (+$((read_total - read_unique)) twice), lost $lost (+$unknown uncounted), discarded $discarded, snapshots $swaps"
+echo "attempted $((bursts * BURST)), written $written, refused $refused, read $read_unique (+$((read_total - read_unique)) twice), lost $lost (+$unknown uncounted), discarded $discarded, snapshots $swaps"
+[ "$refused" -eq 0 ] || {
+	echo "refused writes by errno: $(awk '{print $3}' /tmp/ss-refused | sort | uniq -c | tr '\n' ' ')"
+	head -20 /tmp/ss-refused
+}
 echo "snapshot write results: $(sort /tmp/ss-swaps | uniq -c | tr '\n' ' ')"
 echo "read by trace_pipe $(grep -c 'w[01]b' /tmp/ss-tp), by snapshot_pipe $(grep -c 'w[01]b' /tmp/ss-sp)"
 [ "$MODE" = percpu ] && echo "trigger left: $trig (snapshot:count=400 at the start)"
 
-check $S all-written "the writers wrote $written of $((bursts * BURST))" -- \
-	test "$written" -eq $((bursts * BURST))
+# Each write attempted was written or refused with an errno, exactly. A
+# marker write is refused (EBADF, "the buffer is off", as upstream's
+# tracing_mark_write() answers) while a one-CPU swap has recording off
+# on that CPU: only the percpu phase swaps one CPU.
+check $S all-accounted "attempted $((bursts * BURST)) != written $written + refused $refused" -- \
+	test $((written + refused)) -eq $((bursts * BURST))
+if [ "$MODE" = percpu ]; then
+	check $S refused-only-ebadf "refused with other errnos: $(grep -v ' EBADF$' /tmp/ss-refused | head -3 | tr '\n' ' ')" -- \
+		sh -c "! grep -v ' EBADF\$' /tmp/ss-refused"
+else
+	check $S none-refused "$refused writes refused without a one-CPU swap: $(head -3 /tmp/ss-refused | tr '\n' ' ')" -- \
+		test "$refused" -eq 0
+fi
 check $S snapshots-taken "no snapshot was taken" -- test "$swaps" -gt 0
 check $S snapshot-pipe-read "snapshot_pipe read nothing" -- grep -q 'w[01]b' /tmp/ss-sp
 check $S no-event-read-twice "$((read_total - read_unique)) events read twice" -- \
