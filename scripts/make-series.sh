@@ -16,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
 	-o "$tmp" base..HEAD
 
-rm -f "$TOP"/patches/*.patch
+# every patch but the cover letter, which is written by hand and kept
+find "$TOP/patches" -maxdepth 1 -name '*.patch' ! -name 0000-cover-letter.patch -delete
 : >"$TOP/patches/series"
 for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || continue
@@ -26,4 +27,6 @@ done
 n=$(wc -l <"$TOP/patches/series")
 printf '%s %s\n' "$(git -C "$TREE" rev-parse HEAD)" "$(series_hash)" >"$TREE/.git/ftrace-ext-stamp"
 info "patches/: $n patches from base..HEAD"
+[ ! -f "$TOP/patches/0000-cover-letter.patch" ] ||
+	info "patches/0000-cover-letter.patch kept: refresh its shortlog and diffstat from 'git format-patch --cover-letter base..HEAD' in build/linux if the series changed"
 git -C "$TOP" status --short -- patches/ || true
