@@ -445,7 +445,7 @@ def attach_log_tail(res, idx, tail):
 
 # the lines a results channel may hold outside an ftracetest, kmemleak or
 # file block; anything else there is a result line that does not parse
-KNOWN_FTX = re.compile(r"FTX-(RUN-BEGIN|RUN-END|BENCH-BEGIN|BENCH-END|BENCH-ROW|FUZZ|STRESS)( |$)")
+KNOWN_FTX = re.compile(r"FTX-(RUN-BEGIN|RUN-END|BENCH-BEGIN|BENCH-END|BENCH-ROW|BENCH-STATS|FUZZ|STRESS)( |$)")
 RESULT_RE = re.compile(r"FTX-RESULT (\S+) (\S+) (PASS|FAIL|SKIP)(?: (.*))?$")
 
 

@@ -313,6 +313,30 @@ def symbolized_case(tree, vmlinux, verbose):
     return ""
 
 
+def bench_goals_case():
+    """scripts/bench-goals.py on the bench-goals fixture: a missed goal
+    without a reason, a goal whose row is missing and a missing "row"
+    fail; a missed goal with its reason and the met ones pass."""
+    d = os.path.join(FIX, "bench-goals")
+    p = subprocess.run([sys.executable, os.path.join(TOP, "scripts", "bench-goals.py"),
+                        os.path.join(d, "goals.txt"), os.path.join(d, "base.log"),
+                        os.path.join(d, "patched.log")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    got = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"FTX-RESULT bench-goals (\S+) (PASS|FAIL)", line)
+        if m:
+            got[m.group(1)] = m.group(2)
+    want = {"hot-a": "PASS", "hot-b": "FAIL", "hot-c": "PASS", "swap": "PASS", "rate": "PASS",
+            "gone": "FAIL", "row:patched:d": "FAIL"}
+    problems = ["%s: %s, want %s" % (k, got.get(k, "no result"), v)
+                for k, v in want.items() if got.get(k) != v]
+    problems += ["unexpected result %s" % k for k in got if k not in want]
+    if p.returncode != 1:
+        problems.append("exit %d, want 1" % p.returncode)
+    return "; ".join(problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", default=os.path.join(TOP, "build", "linux"),
@@ -337,6 +361,12 @@ def main():
             why = traceback.format_exc().strip()
         print("FTX-RESULT parser report-%s %s %s" % (fn[:-4], "FAIL" if why else "PASS",
               why.replace("\n", "|") if why else "the report fails the run"))
+    try:
+        why = bench_goals_case()
+    except Exception:
+        why = traceback.format_exc().strip()
+    print("FTX-RESULT parser bench-goals %s %s" % ("FAIL" if why else "PASS",
+          why.replace("\n", "|") if why else "missed goals and missing rows fail make bench"))
     for case in CASES:
         try:
             why = run_case(case, args.tree, args.v)

@@ -25,6 +25,7 @@ read_per_entry() {
 text_row() {
 	_b=$(($(cat /tmp/read-bytes) * 100 / N))
 	printf '%-40s %10s  %s\n' "$1" "$_b" "bytes/entry x100"
+	emit "FTX-BENCH-STATS $1 $_b $_b $_b"
 	emit "FTX-BENCH-ROW $1 $_b"
 }
 
