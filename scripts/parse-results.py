@@ -134,7 +134,8 @@ def ftracetest_index(tree):
                     m = re.match(r"#\s*description:(.*)", line)
                     if m:
                         cat = os.path.dirname(rel)
-                        index[(cat, m.group(1).strip())] = rel
+                        # ftracetest prints it through printf: %% is %
+                        index[(cat, m.group(1).strip().replace("%%", "%"))] = rel
                         break
     return index
 

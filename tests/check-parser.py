@@ -171,7 +171,10 @@ FAKE_TREE = {
     "00basic/basic1.tc": "",
     "00basic/basic3.tc": "instance",
     "00basic/unlisted.tc": "",
+    # ftracetest prints descriptions through printf: "%%" comes out "%"
+    "00basic/percent.tc": "",
 }
+FAKE_DESC = {"00basic/percent.tc": "fixture %%return percent"}
 
 
 def fake_tree(top, real):
@@ -180,8 +183,8 @@ def fake_tree(top, real):
         path = os.path.join(top, "tools/testing/selftests/ftrace/test.d", rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            f.write("#!/bin/sh\n# description: fixture %s\n# flags: %s\ntrue\n"
-                    % (os.path.basename(rel), flags))
+            f.write("#!/bin/sh\n# description: %s\n# flags: %s\ntrue\n"
+                    % (FAKE_DESC.get(rel, "fixture " + os.path.basename(rel)), flags))
     os.symlink(os.path.join(os.path.abspath(real), "tools/testing/kunit"),
                os.path.join(top, "tools/testing/kunit"))
     return top
