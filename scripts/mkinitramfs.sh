@@ -101,7 +101,9 @@ mkdir -p "$BUILD/guest-bin"
 for src in "$TOP"/guest/src/*.c; do
 	[ -e "$src" ] || continue
 	bin=$BUILD/guest-bin/$(basename "$src" .c)
-	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+	# a header of guest/src newer than the program rebuilds it too
+	stale=$(find "$TOP/guest/src" -name '*.h' -newer "$bin" 2>/dev/null | head -1)
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ -n "$stale" ]; then
 		gcc -O2 -Wall -Wextra -Werror -static -o "$bin" "$src" ||
 			die "guest program $src does not build"
 	fi

@@ -44,26 +44,7 @@
 #include <unistd.h>
 
 /* include/uapi/linux/trace_mmap.h (the base's headers have none) */
-struct trace_buffer_meta {
-	uint32_t meta_page_size;
-	uint32_t meta_struct_len;
-	uint32_t subbuf_size;
-	uint32_t nr_subbufs;
-	struct {
-		uint64_t lost_events;
-		uint32_t id;
-		uint32_t read;
-	} reader;
-	uint64_t flags;
-	uint64_t entries;
-	uint64_t overrun;
-	uint64_t read;
-	uint64_t reserved1;
-	uint64_t reserved2;
-};
-
-#define TRACE_MMAP_IOCTL_GET_READER	_IO('R', 0x20)
-#define SUBBUF_HDR	16		/* u64 time stamp, u64 commit */
+#include "trace-mmap-abi.h"
 #define COMMIT_MASK	((1ULL << 30) - 1)
 #define NSAMPLES	5000
 
