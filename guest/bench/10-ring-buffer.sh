@@ -35,9 +35,9 @@ run() {
 echo "ring_buffer_benchmark: ns per entry written (lower is better)"
 printf '%-26s %12s %14s %12s\n' variant ns/entry entries/ms overruns
 run "producer+consumer"
-run "producer only" disable_reader=1
+run "producer-only" disable_reader=1
 a=$(cat /tmp/rb-producer+consumer 2>/dev/null)
-b=$(cat "/tmp/rb-producer only" 2>/dev/null)
+b=$(cat /tmp/rb-producer-only 2>/dev/null)
 if [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ]; then
-	echo "ratio producer+consumer / producer only: $(awk "BEGIN{printf \"%.2f\", $a/$b}")"
+	echo "ratio producer+consumer / producer-only: $(awk "BEGIN{printf \"%.2f\", $a/$b}")"
 fi
