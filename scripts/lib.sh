@@ -26,6 +26,12 @@ die() {
 	exit 1
 }
 
+# A script under set -e that stops on a failed command says which one
+# (CI once failed with nothing but make's "Error 1" to go on).
+if [[ $- == *e* ]]; then
+	trap 'echo "error: ${BASH_SOURCE[0]##*/}:$LINENO: \"$BASH_COMMAND\" exited $?" >&2' ERR
+fi
+
 info() {
 	echo "==> $*"
 }

@@ -101,8 +101,10 @@ mkdir -p "$BUILD/guest-bin"
 for src in "$TOP"/guest/src/*.c; do
 	[ -e "$src" ] || continue
 	bin=$BUILD/guest-bin/$(basename "$src" .c)
-	# a header of guest/src newer than the program rebuilds it too
-	stale=$(find "$TOP/guest/src" -name '*.h' -newer "$bin" 2>/dev/null | head -1)
+	# a header of guest/src newer than the program rebuilds it too (find
+	# fails when there is no program yet: set -e must not end the script)
+	stale=
+	[ ! -x "$bin" ] || stale=$(find "$TOP/guest/src" -name '*.h' -newer "$bin" | head -1)
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ -n "$stale" ]; then
 		gcc -O2 -Wall -Wextra -Werror -static -o "$bin" "$src" ||
 			die "guest program $src does not build"
