@@ -127,7 +127,13 @@ awk '{print $1, $NF}' $ERR | sort | uniq -c | sort -rn | head -20
 # histogram when installing it was refused
 bad=$(grep -v -e ' EBUSY$' -e ' ENOMEM$' -e ' EINVAL$' -e 'trigger !.* ENOENT$' $ERR | sort | uniq -c)
 check $S only-documented-errors "undocumented errors: $bad" -- test -z "$bad"
-check $S graph-lines "function_graph printed no call" -- grep -q 'vfs_read' /tmp/churn-tp
+check $S graph-lines "function_graph printed no call" -- grep -q 'vfs_read() {$' /tmp/churn-tp
+# every line is one function_graph prints: "CPU) duration | call" (calls,
+# returns, context switches), a separator, a lost-events or buffer line,
+# a snapshot boundary; nothing torn or printed raw
+grep -v -e '^ *[0-9][0-9]*) ' -e '^ *-----*$' -e '^ *$' -e '^#' -e '^CPU:[0-9]* \[LOST' /tmp/churn-tp >/tmp/churn-odd
+check $S graph-shape "$(wc -l </tmp/churn-odd) lines of another shape: $(head -3 /tmp/churn-odd | tr '\n' '|')" -- \
+	test ! -s /tmp/churn-odd
 # each loop runs twice at least, however slow the kernel: 2 x (3 + 7 + 2)
 check $S loops-ran "the loops wrote only $(wc -l </tmp/churn-writes) times" -- \
 	test "$(wc -l </tmp/churn-writes)" -ge 24

@@ -132,6 +132,61 @@ check $S small-buffer-gaps-explained "$(check_seqs /tmp/small.txt mmsmall "${los
 check $S small-buffer-dropped-shown "trace-cmd report shows no EVENTS DROPPED" -- \
 	grep -q "EVENTS DROPPED" /tmp/small.txt
 
+# --- overwrite off: what the full buffer refuses never reaches a
+# sub-buffer nor the meta page; the stats count it, and so must the
+# recorder
+I=$TRACEFS/instances/recdrop
+mkdir $I
+echo 0 >$I/options/overwrite
+mmap-record -i recdrop -b 8 -d 4 -o /tmp/drop.dat 2>/tmp/drop.err &
+pid=$!
+if wait_for 30 grep -qs "recording" /tmp/drop.err; then
+	kill -STOP $pid
+	markers $I/trace_marker mmdrop 2000
+	kill -CONT $pid
+fi
+wait $pid
+cat /tmp/drop.err
+dropped=$(awk -F': ' '$1 == "dropped events" { n += $2 } END { print n + 0 }' $I/per_cpu/*/stats)
+rmdir $I
+trace-cmd report -i /tmp/drop.dat >/tmp/drop.txt 2>&1
+lost=$(lost_of /tmp/drop.err)
+check $S overwrite-off-lost "the stats count $dropped dropped events, the recorder reports ${lost:-none} lost" -- \
+	test "$dropped" -gt 0 -a "${lost:-0}" -ge "$dropped"
+check $S overwrite-off-gaps-explained "$(check_seqs /tmp/drop.txt mmdrop "${lost:-0}" 2000)" -- \
+	check_seqs /tmp/drop.txt mmdrop "${lost:-0}" 2000
+
+# --- a CPU without a buffer (offline when the instance was made) is
+# skipped; the instance the recorder made is gone at the end
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	echo 0 >/sys/devices/system/cpu/cpu1/online
+	mmap-record -i recoffline -e sched:sched_switch -d 2 -o /tmp/off.dat 2>/tmp/off.err
+	rc=$?
+	echo 1 >/sys/devices/system/cpu/cpu1/online
+	cat /tmp/off.err
+	check $S offline-cpu-exit "exit $rc: $(tail -1 /tmp/off.err)" -- test $rc -eq 0
+	check $S offline-cpu-skipped "cpu1 not reported skipped" -- grep -q "cpu1 has no buffer" /tmp/off.err
+	check $S offline-cpu-nothing-left "instance recoffline left behind" -- test ! -d $TRACEFS/instances/recoffline
+else
+	result $S offline-cpu SKIP "cpu1 cannot go offline"
+fi
+
+# --- an error after it changed things (a snapshot trigger keeps the
+# mapping away) puts them back: the event off, tracing_on as it was
+I=$TRACEFS/instances/recbusy
+mkdir $I
+echo 'snapshot' >$I/events/sched/sched_wakeup/trigger
+mmap-record -i recbusy -e sched:sched_switch -d 2 -o /tmp/busy.dat 2>/tmp/busy.err
+rc=$?
+cat /tmp/busy.err
+check $S busy-fails "exit $rc" -- test $rc -ne 0
+check $S busy-hint "$(tail -1 /tmp/busy.err)" -- grep -q "EBUSY\|busy.*snapshot trigger" /tmp/busy.err
+check $S busy-event-off "sched_switch left enabled: $(cat $I/events/sched/sched_switch/enable)" -- \
+	test "$(cat $I/events/sched/sched_switch/enable)" = 0
+check $S busy-tracing-on "tracing_on left at $(cat $I/tracing_on)" -- test "$(cat $I/tracing_on)" = 1
+echo '!snapshot' >$I/events/sched/sched_wakeup/trigger
+rmdir $I
+
 # --- sub-buffers of two pages: the file's page size is the sub-buffer's,
 # and trace-cmd report reads it
 I=$TRACEFS/instances/rec2p
