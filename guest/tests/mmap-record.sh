@@ -142,7 +142,8 @@ mmap-record -i recdrop -b 8 -d 4 -o /tmp/drop.dat 2>/tmp/drop.err &
 pid=$!
 if wait_for 30 grep -qs "recording" /tmp/drop.err; then
 	kill -STOP $pid
-	markers $I/trace_marker mmdrop 2000
+	# 600 a CPU: over 20 KiB into 8 KiB
+	markers $I/trace_marker mmdrop 600
 	kill -CONT $pid
 fi
 wait $pid
@@ -153,8 +154,8 @@ trace-cmd report -i /tmp/drop.dat >/tmp/drop.txt 2>&1
 lost=$(lost_of /tmp/drop.err)
 check $S overwrite-off-lost "the stats count $dropped dropped events, the recorder reports ${lost:-none} lost" -- \
 	test "$dropped" -gt 0 -a "${lost:-0}" -ge "$dropped"
-check $S overwrite-off-gaps-explained "$(check_seqs /tmp/drop.txt mmdrop "${lost:-0}" 2000)" -- \
-	check_seqs /tmp/drop.txt mmdrop "${lost:-0}" 2000
+check $S overwrite-off-gaps-explained "$(check_seqs /tmp/drop.txt mmdrop "${lost:-0}" 600)" -- \
+	check_seqs /tmp/drop.txt mmdrop "${lost:-0}" 600
 
 # --- a CPU without a buffer (offline when the instance was made) is
 # skipped; the instance the recorder made is gone at the end
