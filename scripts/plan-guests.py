@@ -6,6 +6,7 @@
 FILE lists the parts the lane runs, one a line, ftracetest already split
 into its categories (scripts/lib.sh expand_parts). Prints one line per
 guest that has something to run: "<guest> <qemu> <part,part,...>".
+Guest "-" takes the parts the lane leaves out: they run in no guest.
 A name that is no part of the lane, in the table or in LIST, is an error:
 a typo would otherwise run nothing and pass.
 """
@@ -85,7 +86,7 @@ def main():
 
     for guest, qemu, names, n in guests:
         mine = [p for p in selected if taken.get(p, rest) == guest]
-        if mine:
+        if mine and guest != "-":
             print(guest, qemu, ",".join(mine))
 
 

@@ -38,10 +38,18 @@ else
 	res "applies" FAIL "build/linux does not hold patches/ (${applied} commits for ${#listed[@]} patches): run make tree"
 fi
 
+# checkpatch is single-threaded: one per core, reported in series order
+cp_out=$(mktemp -d)
+trap 'rm -rf "$cp_out"' EXIT
+export TREE TOP cp_out
+printf '%s\n' "${listed[@]}" | xargs -P "$(nproc)" -n 1 bash -c '
+	[ -f "$TOP/patches/$1" ] || exit 0
+	# PATH: spdxcheck.py needs the python3 that has Debian python3-ply
+	cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
+		--no-signoff --quiet "$TOP/patches/$1" >"$cp_out/$1" 2>&1 || true' _
 for p in "${listed[@]}"; do
 	[ -f "$TOP/patches/$p" ] || continue
-	# PATH: spdxcheck.py needs the python3 that has Debian's python3-ply
-	out=$(cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --no-signoff --quiet "$TOP/patches/$p" 2>&1 || true)
+	out=$(cat "$cp_out/$p" 2>/dev/null || echo "checkpatch did not run")
 	# --no-signoff: DCO is checked below, by name, for a clearer message.
 	if ! grep -q '^Signed-off-by: ' "$TOP/patches/$p"; then
 		out="missing Signed-off-by

@@ -94,5 +94,19 @@ if modprobe preemptirq_delay_test test_mode=irq delay=100 burst_size=10; then
 else
 	result bench irqsoff-reported FAIL "modprobe preemptirq_delay_test failed"
 fi
+
+# A kprobe on an ftrace site armed and disarmed 200 times: each arm
+# registers kprobes' static ftrace_ops and each disarm unregisters it. 6.1
+# never waits for a grace period there; with the multiplexing each arm
+# takes an ID and each disarm retires one, which must not make it wait
+# either (issue 28, item 10).
+if echo 'p:kpbench __x64_sys_getppid' >kprobe_events; then
+	bench_row kprobe-arm-disarm "ns/arm+disarm" \
+		tracefs-pipe toggle events/kprobes/kpbench/enable 200
+	echo '-:kpbench' >>kprobe_events
+else
+	result bench kprobe-arm-disarm FAIL "no kprobe on __x64_sys_getppid"
+fi
+
 echo >trace
 echo 1408 >buffer_size_kb

@@ -16,6 +16,9 @@
  *                                     copy what was read to stdout
  *   tracefs-pipe write FILE STR N     write STR N times; prints the ns
  *                                     per write, or the errno name
+ *   tracefs-pipe toggle FILE N        write "1", then "0", N times (as to
+ *                                     an enable file); prints the ns per
+ *                                     pair, or the errno name
  *   tracefs-pipe errno FILE STR       write STR once; prints "OK" or the
  *                                     errno name (EINVAL, EBUSY, ...)
  *   tracefs-pipe markers FILE TAG N   write the N lines "TAG:0" .. "TAG:N-1"
@@ -82,7 +85,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s nonblock|poll|splice|splicedump|drain|dump|write|errno|markers FILE ...\n",
+		fprintf(stderr, "usage: %s nonblock|poll|splice|splicedump|drain|dump|write|toggle|errno|markers FILE ...\n",
 			argv[0]);
 		return 2;
 	}
@@ -167,6 +170,19 @@ int main(int argc, char **argv)
 		t0 = now_ns();
 		for (i = 0; i < n; i++) {
 			if (write(fd, argv[3], len) < 0) {
+				printf("%s\n", errname(errno));
+				return 0;
+			}
+		}
+		printf("%lld\n", n ? (now_ns() - t0) / n : 0);
+	} else if (!strcmp(op, "toggle") && argc == 4) {
+		long n = atol(argv[3]), i;
+		long long t0;
+
+		fd = open_or_die(path, O_WRONLY);
+		t0 = now_ns();
+		for (i = 0; i < 2 * n; i++) {
+			if (write(fd, i & 1 ? "0" : "1", 1) < 0) {
 				printf("%s\n", errname(errno));
 				return 0;
 			}

@@ -13,6 +13,21 @@ for arg in $(cat /proc/cmdline); do
 done
 export STRESS_SECONDS
 
+# function tracers' trampolines, the multiplexing's sets' among them. A
+# static ftrace_ops (function_graph's, at the top level) keeps its
+# trampoline for its next use, as in 6.1: make it before counting.
+if grep -qw function_graph $TRACEFS/available_tracers; then
+	echo vfs_read >$TRACEFS/set_ftrace_filter
+	echo function_graph >$TRACEFS/current_tracer
+	echo nop >$TRACEFS/current_tracer
+	echo >$TRACEFS/set_ftrace_filter
+fi
+trampolines() {
+	grep -c ' ftrace_trampoline	' /proc/kallsyms
+}
+tramps_before=$(trampolines)
+grep ' ftrace_trampoline	' /proc/kallsyms
+
 pids=
 for s in /guest/stress/*.sh; do
 	name=$(basename "$s" .sh)
@@ -23,4 +38,21 @@ done
 for np in $pids; do
 	wait "${np#*:}" || result stress "${np%%:*}" FAIL "scenario exited with $?"
 done
+
+# Every scenario removed its tracers: their trampolines, and the sets the
+# multiplexing made for them, leave kallsyms. Dead sets are freed by a
+# work item after an RCU-tasks grace period: give it 30 s.
+n=0
+while [ "$(trampolines)" != "$tramps_before" ] && [ $n -lt 60 ]; do
+	sleep 0.5
+	n=$((n + 1))
+done
+tramps_after=$(trampolines)
+if [ "$tramps_after" != "$tramps_before" ]; then
+	grep ' ftrace_trampoline	' /proc/kallsyms
+	cat $TRACEFS/enabled_functions
+	cat $TRACEFS/function_tracers
+fi
+check stress trampolines-none-left "$tramps_before function tracer trampolines before, $tramps_after after" -- \
+	test "$tramps_after" = "$tramps_before"
 emit "FTX-STRESS seconds=$STRESS_SECONDS"
