@@ -62,15 +62,16 @@ known_parts() {
 
 # part_limit PART: the seconds PART may take before it is killed. About
 # twice the slowest time measured (README: direct 287 s; in the debug lane
-# 00basic 691 s and the fuzzer 799 s), and far above the hung-task timeout
-# (120 s, 240 s in the debug lane) so that a hang reports before the kill.
+# 00basic 691 s, the fuzzer 799 s, stress 718 s with four guests), and far
+# above the hung-task timeout (120 s, 240 s in the debug lane) so that a
+# hang reports before the kill.
 part_limit() {
 	case $lane:$1 in
 	test:ftracetest:direct) echo 900 ;;
 	test:stress) echo $((300 + 3 * stress)) ;;
 	test:*) echo 400 ;;
 	debug:ftracetest:00basic | debug:fuzz-tracefs) echo 1500 ;;
-	debug:stress) echo $((600 + 10 * stress)) ;;
+	debug:stress) echo $((1200 + 10 * stress)) ;;
 	*) echo 900 ;;
 	esac
 }
