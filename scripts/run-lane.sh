@@ -128,6 +128,7 @@ while read -r guest qemu guest_parts; do
 		case $o in
 		-) ;;
 		mem=*) env+=(MEM="${o#mem=}") ;;
+		smp=*) env+=(SMP="${o#smp=}") ;;
 		icount) env+=(ICOUNT=1 SMP=1) ;;
 		*) die "tests/lanes.list: unknown qemu option '$o' for guest $guest" ;;
 		esac

@@ -15,9 +15,12 @@ result $S sample-trace-array:load PASS
 
 # The module's thread turns sample_event on, and a timer turns it off 5 s
 # (of jiffies) later: look at once and often, with the shell's own read,
-# since a slow guest may take seconds for each command it starts.
+# since a slow guest may take seconds for each command it starts. Stop
+# looking 10 s after the load: a debug guest that missed the window spent
+# minutes in 100000 reads.
 on=0
 n=0
+stop=$((${t0%.*} + 10))
 while [ $n -lt 100000 ]; do
 	if read v <"$inst/events/sample-subsystem/sample_event/enable" 2>/dev/null &&
 	   [ "$v" = 1 ]; then
@@ -25,6 +28,10 @@ while [ $n -lt 100000 ]; do
 		break
 	fi
 	n=$((n + 1))
+	if [ $((n % 50)) -eq 0 ]; then
+		read up _ </proc/uptime
+		[ "${up%.*}" -lt $stop ] || break
+	fi
 done
 check $S sample-trace-array:instance-created "no $inst" -- wait_for 10 test -d "$inst"
 check $S sample-trace-array:printk-lines "no trace_array_printk lines in $inst/trace" -- \

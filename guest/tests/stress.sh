@@ -29,10 +29,12 @@ tramps_before=$(trampolines)
 grep ' ftrace_trampoline	' /proc/kallsyms
 
 pids=
+t0=$(secs)
 for s in /guest/stress/*.sh; do
 	name=$(basename "$s" .sh)
 	echo "stress scenario $name, ${STRESS_SECONDS}s"
-	sh "$s" &
+	# how long each takes with its teardown, for balancing the lanes
+	(sh "$s"; rc=$?; echo "stress scenario $name ended after $(($(secs) - t0)) s"; exit $rc) &
 	pids="$pids $name:$!"
 done
 for np in $pids; do
