@@ -57,8 +57,8 @@ esac
 # the frozen burst is the snapshot readers' first: let them start on it,
 # or the first snapshot below would discard it (and count it) before a
 # slow kernel has scheduled them
-wait_for 60 sh -c "cat /tmp/ss-sp* | grep -q w0b0" ||
-	echo "the snapshot readers read nothing of the first burst in 60 s"
+first_read=yes
+wait_for 60 sh -c "cat /tmp/ss-sp* | grep -q w0b0" || first_read=no
 # swaps from hardirq context, a bounded number of them; armed only now,
 # since a tick's swap would discard the first burst before the readers
 # start (a CI run failed snapshot-pipe-read that way)
@@ -158,6 +158,8 @@ check $S all-accounted "attempted $((bursts * BURST)) != written $written + refu
 check $S none-refused "$refused writes refused: $(head -3 /tmp/ss-refused | tr '\n' ' ')" -- \
 	test "$refused" -eq 0
 check $S snapshots-taken "no snapshot was taken" -- test "$swaps" -gt 0
+check $S first-burst-read "the snapshot readers read nothing of a frozen snapshot in 60 s" -- \
+	test "$first_read" = yes
 check $S snapshot-pipe-read "snapshot_pipe read nothing" -- grep -q 'w[01]b' /tmp/ss-sp
 check $S no-event-read-twice "$((read_total - read_unique)) events read twice" -- \
 	test "$read_total" -eq "$read_unique"
