@@ -14,6 +14,10 @@
  *                                     prints "<bytes> <lines> <ns>"
  *   tracefs-pipe dump FILE            read (O_NONBLOCK) until EAGAIN and
  *                                     copy what was read to stdout
+ *   tracefs-pipe follow FILE          read as cat does, copying to stdout,
+ *                                     until SIGTERM; what a read returned
+ *                                     is always copied (a killed cat loses
+ *                                     what the kernel consumed for it)
  *   tracefs-pipe write FILE STR N     write STR N times; prints the ns
  *                                     per write, or the errno name
  *   tracefs-pipe toggle FILE N        write "1", then "0", N times (as to
@@ -34,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +72,30 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static volatile sig_atomic_t follow_stop;
+
+static void follow_term(int sig)
+{
+	(void)sig;
+	follow_stop = 1;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
 static int open_or_die(const char *path, int flags)
 {
 	int fd = open(path, flags);
@@ -85,7 +114,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s nonblock|poll|splice|splicedump|drain|dump|write|toggle|errno|markers FILE ...\n",
+		fprintf(stderr, "usage: %s nonblock|poll|splice|splicedump|drain|dump|follow|write|toggle|errno|markers FILE ...\n",
 			argv[0]);
 		return 2;
 	}
@@ -161,6 +190,37 @@ int main(int argc, char **argv)
 		while ((r = read(fd, buf, sizeof(buf))) > 0)
 			if (write(1, buf, r) != r)
 				return 2;
+	} else if (!strcmp(op, "follow")) {
+		struct sigaction sa = { .sa_handler = follow_term };
+		struct pollfd pfd;
+		struct timespec tick = { 0, 100 * 1000 * 1000 };
+		sigset_t term, unblocked;
+		ssize_t r;
+
+		/*
+		 * SIGTERM stays blocked but while waiting in ppoll(), so that
+		 * it never lands between a read and the copy of its data, nor
+		 * between the check of follow_stop and the wait.
+		 */
+		sigemptyset(&term);
+		sigaddset(&term, SIGTERM);
+		sigprocmask(SIG_BLOCK, &term, &unblocked);
+		sigaction(SIGTERM, &sa, NULL);
+		fd = open_or_die(path, O_RDONLY | O_NONBLOCK);
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		while (!follow_stop) {
+			r = read(fd, buf, sizeof(buf));
+			if (r > 0) {
+				if (write_all(1, buf, r))
+					return 2;
+				continue;
+			}
+			if (r == 0 || errno != EAGAIN)
+				break;
+			/* the timeout is a safety net for a missed wake-up */
+			ppoll(&pfd, 1, &tick, &unblocked);
+		}
 	} else if (!strcmp(op, "write") && argc == 5) {
 		long n = atol(argv[4]), i;
 		size_t len = strlen(argv[3]);

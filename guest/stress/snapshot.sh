@@ -31,25 +31,28 @@ echo 1 >$I/snapshot_enabled
 taskset -c 0 tracefs-pipe markers $I/trace_marker w0b0 $BURST >/tmp/ss-w0 2>>/tmp/ss-r0
 tracefs-pipe errno $I/snapshot_pipe 1 >/tmp/ss-swaps
 
+# Readers that copy whatever they read before they stop: a cat killed
+# between a read() and its write() lost what the kernel had consumed for
+# it (a debug run once missed 51 events, one read's worth, that way)
 readers=
 : >/tmp/ss-tp
 : >/tmp/ss-sp
 case $MODE in
 both)
-	cat $I/trace_pipe >/tmp/ss-tp &
+	tracefs-pipe follow $I/trace_pipe >/tmp/ss-tp &
 	readers="$readers $!"
-	cat $I/snapshot_pipe >/tmp/ss-sp &
+	tracefs-pipe follow $I/snapshot_pipe >/tmp/ss-sp &
 	readers="$readers $!"
 	;;
 snapshot-only)
-	cat $I/snapshot_pipe >/tmp/ss-sp &
+	tracefs-pipe follow $I/snapshot_pipe >/tmp/ss-sp &
 	readers="$readers $!"
 	;;
 percpu)
 	for c in 0 1; do
-		cat $I/per_cpu/cpu$c/trace_pipe >/tmp/ss-tp$c &
+		tracefs-pipe follow $I/per_cpu/cpu$c/trace_pipe >/tmp/ss-tp$c &
 		readers="$readers $!"
-		cat $I/per_cpu/cpu$c/snapshot_pipe >/tmp/ss-sp$c &
+		tracefs-pipe follow $I/per_cpu/cpu$c/snapshot_pipe >/tmp/ss-sp$c &
 		readers="$readers $!"
 	done
 	;;
