@@ -13,7 +13,7 @@
 # Variables:
 #   ONLY=part[,part]  run a subset (test and base lanes), each part in the
 #                     guest the table gives it
-#   TIMEOUT=seconds   guest time limit (test 1500, debug 2700)
+#   TIMEOUT=seconds   guest time limit (test 1500, debug 2700; times REPEAT)
 #   STRESS=seconds    the stress driver's time in the debug lane (10)
 #   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
 #   REPEAT=N          run each guest test part N times in its boot (with
@@ -36,6 +36,10 @@ debug)
 *) die "unknown lane '$lane' (test, debug or base)" ;;
 esac
 cmdline="$cmdline $(fuzz_seed_arg)${REPEAT:+ ftx.repeat=$REPEAT}"
+# each part runs REPEAT times: so may the guest, unless TIMEOUT says
+if [ -z "${TIMEOUT:-}" ] && [ "${REPEAT:-1}" -gt 1 ]; then
+	tmo=$((tmo * REPEAT))
+fi
 xfail=$TOP/tests/ftracetest-base-failures.txt
 
 : >"$LOGDIR/phases"
