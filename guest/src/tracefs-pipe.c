@@ -31,8 +31,9 @@
  *                                     refused as "refused TAG:I ERRNO"
  *                                     on stderr
  *
- * Exit status: 0 when the operation ran (whatever it found), 2 on usage
- * or setup errors.
+ * Exit status: 0 when the operation ran (whatever it found), 1 when a
+ * read of follow failed (it says so on stderr), 2 on usage or setup
+ * errors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -216,8 +217,14 @@ int main(int argc, char **argv)
 					return 2;
 				continue;
 			}
-			if (r == 0 || errno != EAGAIN)
+			if (r == 0)
 				break;
+			if (errno != EAGAIN) {
+				/* a reader that stops early says so */
+				fprintf(stderr, "follow %s: read: %s\n", path,
+					errname(errno));
+				return 1;
+			}
 			/* the timeout is a safety net for a missed wake-up */
 			ppoll(&pfd, 1, &tick, &unblocked);
 		}
