@@ -22,6 +22,8 @@ PKGS=(
 	gnuplot-nox
 	# tools/tracing/mmap-record, and KernelShark opening its file
 	libtracefs-dev libtraceevent-dev pkg-config
+	# scripts/fetch-libtracefs.sh: a current libtracefs for the guest
+	curl
 	kernelshark xvfb xauth x11-apps x11-utils netpbm
 )
 
@@ -34,6 +36,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
 	info "host packages: all present"
+	"$TOP/scripts/fetch-libtracefs.sh"
 	exit 0
 fi
 
@@ -49,3 +52,4 @@ if ! apt-get install -y --no-install-recommends "${missing[@]}" >"$LOGDIR/apt.lo
 		{ tail -20 "$LOGDIR/apt.log"; die "apt-get install failed (see $LOGDIR/apt.log)"; }
 fi
 info "base package: $BASE_PKG $(base_pkg_version)"
+"$TOP/scripts/fetch-libtracefs.sh"

@@ -111,6 +111,25 @@ for src in "$TOP"/guest/src/*.c; do
 	fi
 done
 
+# --- guest programs on a current libtracefs (scripts/fetch-libtracefs.sh,
+# run by make deps), static: Debian 12's libtracefs is 1.6
+LTF=$BUILD/libtracefs/usr
+for src in "$TOP"/guest/libtracefs/*.c; do
+	[ -e "$src" ] || continue
+	[ -f "$LTF/lib/x86_64-linux-gnu/libtracefs.a" ] ||
+		die "no current libtracefs under $BUILD/libtracefs (make deps fetches it)"
+	bin=$BUILD/guest-bin/$(basename "$src" .c)
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$LTF/lib/x86_64-linux-gnu/libtracefs.a" -nt "$bin" ]; then
+		# static glibc's dlopen (libtraceevent's plugin loader, unused
+		# here) warns at link time: not an error
+		gcc -O2 -Wall -Wextra -Werror -static -I"$LTF/include/tracefs" \
+			-I"$LTF/include/traceevent" -o "$bin" "$src" \
+			"$LTF/lib/x86_64-linux-gnu/libtracefs.a" \
+			"$LTF/lib/x86_64-linux-gnu/libtraceevent.a" -lpthread -ldl 2>"$LOGDIR/link-$(basename "$src" .c).log" ||
+			{ cat "$LOGDIR/link-$(basename "$src" .c).log"; die "guest program $src does not build"; }
+	fi
+done
+
 # --- C selftests of the patched tree (not in the base), static
 mmap_test=$KTREE/tools/testing/selftests/ring-buffer/trace_mmap_test.c
 if [ -f "$mmap_test" ]; then
