@@ -1,0 +1,835 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libtracefs-seq: the sequence of libtracefs 1.8's own unit-test suite
+ * (its order, its instance, its event and its counts), made with the
+ * library's calls, linked statically against the current Debian
+ * libtracefs (scripts/fetch-libtracefs.sh). Where guest/src/client-seq.c
+ * replays the system calls, this runs the library itself: what a user
+ * of a current libtracefs gets from this kernel.
+ *
+ *   libtracefs-seq [-s SAMPLES] [-m MANY] [-r RUNS] [-M]
+ *
+ * SAMPLES markers a snapshot or raw round (5000), MANY sub-buffers' worth
+ * of events in the "many" pipe case (1000), RUNS runs of the mapped
+ * "many" case (3). -M counts trace_marker writes (ftrace/print) where
+ * the suite counts sys_enter_getppid events (kernels without syscall
+ * events: the debug lane's). Prints "RESULT <name> PASS|FAIL|SKIP <detail>" lines
+ * and exits 0; 2 on a setup error.
+ *
+ * The suite's steps, in its order:
+ *  1. tracefs_instance_reset() of the top level; mount points checked.
+ *  2. cpu read: N getppid() calls on CPU 0, then non-blocking reads of
+ *     CPU 0 until empty; exactly N events of this process, for N = 1,
+ *     half a sub-buffer's worth, one, one more, 50 (top level and
+ *     instance, unmapped and mapped).
+ *  3. buffer_percent 0, 1, 50, 100: a blocked tracefs_cpu_read_buf()
+ *     must not return below the percentage, and must return above it.
+ *  4. cpu pipe: a thread moves CPU 0's sub-buffers into a file while
+ *     N getppid() calls run; stop, flush: the file holds exactly N.
+ *  5. pid filters with the function tracer and syscall events, other
+ *     instances with their first tracer and kprobe events (state only).
+ *  6. the snapshot iteration: clear, SAMPLES markers on random CPUs,
+ *     tracefs_snapshot_snap(), tracefs_iterate_snapshot_events():
+ *     every marker once, on its CPU, in time order; then per CPU.
+ *  7. the raw iteration (a mapped one on this kernel), the same way.
+ *  8. follow events, with CPU 0's buffer shrunk and restored, then the
+ *     snapshot iteration again; and the snapshot iteration and the pipe
+ *     with 8 KiB sub-buffers (-8: only these).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <tracefs.h>
+#include <kbuffer.h>
+
+/*
+ * The archives are built against glibc 2.38 or newer, whose headers map
+ * strtol() and sscanf() to their C23 names; Debian 12's glibc has the
+ * old ones only, which behave the same for what libtracefs parses.
+ */
+long __isoc23_strtol(const char *s, char **e, int b);
+long long __isoc23_strtoll(const char *s, char **e, int b);
+unsigned long __isoc23_strtoul(const char *s, char **e, int b);
+unsigned long long __isoc23_strtoull(const char *s, char **e, int b);
+int __isoc23_sscanf(const char *s, const char *f, ...);
+int __isoc23_fscanf(FILE *fp, const char *f, ...);
+long __isoc23_strtol(const char *s, char **e, int b) { return strtol(s, e, b); }
+long long __isoc23_strtoll(const char *s, char **e, int b) { return strtoll(s, e, b); }
+unsigned long __isoc23_strtoul(const char *s, char **e, int b) { return strtoul(s, e, b); }
+unsigned long long __isoc23_strtoull(const char *s, char **e, int b) { return strtoull(s, e, b); }
+int __isoc23_sscanf(const char *s, const char *f, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, f);
+	r = vsscanf(s, f, ap);
+	va_end(ap);
+	return r;
+}
+
+int __isoc23_fscanf(FILE *fp, const char *f, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, f);
+	r = vfscanf(fp, f, ap);
+	va_end(ap);
+	return r;
+}
+
+#define INSTANCE	"libtracefs_seq"
+#define SYSTEM		"syscalls"
+#define EVENT		"sys_enter_getppid"
+
+static struct tracefs_instance *inst;	/* the suite's instance */
+static struct tep_handle *tep;
+static int ncpus, nsamples = 5000, many = 1000, runs = 3;
+static bool can_map, use_marker, only_8k;
+static cpu_set_t all_cpus;
+
+static void result(const char *name, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("RESULT %s %s ", name, ok ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void skip(const char *name, const char *why)
+{
+	printf("RESULT %s SKIP %s\n", name, why);
+	fflush(stdout);
+}
+
+static const char *where(struct tracefs_instance *in)
+{
+	return in ? "inst" : "top";
+}
+
+static void msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	sched_setaffinity(0, sizeof(s), &s);
+	sched_yield();
+}
+
+static void unpin(void)
+{
+	sched_setaffinity(0, sizeof(all_cpus), &all_cpus);
+}
+
+static void getppids(long n)
+{
+	while (n-- > 0)
+		getppid();
+}
+
+/* --- steps 2 to 4: one CPU's buffer, read in the library's ways */
+
+struct cpu_test {
+	struct tracefs_instance *in;
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kbuf;
+	void *buf;
+	int bufsize, per_buf, nr_subbufs, pid, fd, marker_fd;
+	bool map, nonblock;
+	volatile bool done;
+};
+
+static int temp_fd(void)
+{
+	char name[] = "/tmp/libtracefs-seqXXXXXX";
+	int fd = mkstemp(name);
+
+	unlink(name);
+	return fd;
+}
+
+static int cpu_open(struct cpu_test *t)
+{
+	t->tcpu = t->map ? tracefs_cpu_open_mapped(t->in, 0, t->nonblock) :
+			   tracefs_cpu_open(t->in, 0, t->nonblock);
+	return t->tcpu ? 0 : -1;
+}
+
+/*
+ * The suite's estimate of the events a sub-buffer holds: the event's
+ * fields rounded up to a long, and a 4-byte header (the real events are
+ * smaller, so "a sub-buffer's worth" spans part of a second one).
+ */
+static int events_per_buf(void)
+{
+	struct tep_format_field **f;
+	struct tep_event *ev;
+	int max = 0, i;
+
+	ev = use_marker ? tep_find_event_by_name(tep, "ftrace", "print") :
+			  tep_find_event_by_name(tep, SYSTEM, EVENT);
+	if (!ev)
+		return -1;
+	f = tep_event_fields(ev);
+	for (i = 0; f && f[i]; i++)
+		if (f[i]->offset + f[i]->size > max)
+			max = f[i]->offset + f[i]->size;
+	free(f);
+	max = ((max + sizeof(long) - 1) & ~(sizeof(long) - 1)) + 4;
+	return tep_get_sub_buffer_data_size(tep) / max;
+}
+
+static int cpu_setup(struct cpu_test *t, struct tracefs_instance *in, bool nonblock, bool map)
+{
+	memset(t, 0, sizeof(*t));
+	t->marker_fd = -1;
+	t->in = in;
+	t->map = map;
+	t->nonblock = nonblock;
+	tracefs_trace_on(in);
+	t->fd = temp_fd();
+	if (t->fd < 0 || cpu_open(t))
+		return -1;
+	t->bufsize = tracefs_cpu_read_size(t->tcpu);
+	t->nr_subbufs = tracefs_instance_get_buffer_size(in, 0) * 1024 /
+			tep_get_sub_buffer_data_size(tep);
+	t->per_buf = events_per_buf();
+	t->buf = calloc(1, t->bufsize);
+	t->kbuf = tep_kbuffer(tep);
+	t->pid = getpid();
+	if (!t->buf || !t->kbuf || t->per_buf <= 0 || t->nr_subbufs <= 0)
+		return -1;
+	tracefs_instance_file_clear(in, "trace");
+	if (use_marker) {
+		char *path = tracefs_instance_get_file(in, "trace_marker");
+
+		t->marker_fd = path ? open(path, O_WRONLY) : -1;
+		tracefs_put_tracing_file(path);
+		if (t->marker_fd < 0)
+			return -1;
+	} else if (tracefs_event_enable(in, SYSTEM, EVENT)) {
+		return -1;
+	}
+	pin(0);
+	return 0;
+}
+
+/* @n events of this process on CPU 0: getppid() calls, or markers */
+static void emit(struct cpu_test *t, long n)
+{
+	while (n-- > 0) {
+		if (!use_marker)
+			getppid();
+		else if (write(t->marker_fd, "x", 1) != 1)
+			break;
+	}
+}
+
+static void cpu_teardown(struct cpu_test *t)
+{
+	unpin();
+	if (!use_marker)
+		tracefs_event_disable(t->in, SYSTEM, EVENT);
+	else if (t->marker_fd >= 0)
+		close(t->marker_fd);
+	if (t->fd >= 0)
+		close(t->fd);
+	tracefs_cpu_close(t->tcpu);
+	free(t->buf);
+	kbuffer_free(t->kbuf);
+}
+
+static int cpu_reopen(struct cpu_test *t)
+{
+	close(t->fd);
+	tracefs_cpu_close(t->tcpu);
+	t->fd = temp_fd();
+	return cpu_open(t);
+}
+
+/*
+ * This process's events in the sub-buffer in t->buf; -1 if it is none
+ * (its commit, the low 30 bits of the 8-byte word after the time stamp,
+ * runs past the bytes read).
+ */
+static long count_page(struct cpu_test *t)
+{
+	unsigned long long ts, commit;
+	struct tep_record rec;
+	long n = 0;
+
+	memcpy(&commit, (char *)t->buf + 8, sizeof(commit));
+	if ((commit & ((1ULL << 30) - 1)) > (unsigned long long)t->bufsize - 16 ||
+	    kbuffer_load_subbuffer(t->kbuf, t->buf))
+		return -1;
+	while ((rec.data = kbuffer_read_event(t->kbuf, &ts))) {
+		rec.ts = ts;
+		n += tep_data_pid(tep, &rec) == t->pid;
+		kbuffer_next_event(t->kbuf, NULL);
+	}
+	return n;
+}
+
+static void cpu_read_test(struct tracefs_instance *in, bool map)
+{
+	char name[64], bad[256] = "";
+	struct cpu_test t;
+	long counts[5], i;
+
+	snprintf(name, sizeof(name), "cpu-read-%s%s", where(in), map ? "-mapped" : "");
+	if (cpu_setup(&t, in, true, map)) {
+		result(name, false, "setup: %s", strerror(errno));
+		cpu_teardown(&t);
+		return;
+	}
+	counts[0] = 1;
+	counts[1] = t.per_buf / 2;
+	counts[2] = t.per_buf;
+	counts[3] = t.per_buf + 1;
+	counts[4] = t.per_buf * 50L;
+	for (i = 0; i < 5; i++) {
+		long got = 0, n;
+		int ret;
+
+		emit(&t, counts[i]);
+		while ((ret = tracefs_cpu_read(t.tcpu, t.buf, false)) > 0) {
+			n = count_page(&t);
+			if (n < 0) {
+				got = -1;
+				break;
+			}
+			got += n;
+		}
+		if (got != counts[i])
+			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), " %ld of %ld;",
+				 got, counts[i]);
+	}
+	result(name, !bad[0], "%s", bad[0] ? bad : "1, half, one, one more and 50 sub-buffers' worth, each exact");
+	cpu_teardown(&t);
+}
+
+static void *read_buf_thread(void *arg)
+{
+	struct cpu_test *t = arg;
+
+	tracefs_cpu_read_buf(t->tcpu, false);
+	t->done = true;
+	return NULL;
+}
+
+/* a blocked reader wakes above buffer_percent, and not below it */
+static void buf_percent_test(struct tracefs_instance *in, bool map)
+{
+	static const int pcts[] = { 0, 1, 50, 100 };
+	char name[64], bad[256] = "";
+	struct cpu_test t;
+	unsigned int i;
+	int save;
+
+	snprintf(name, sizeof(name), "buf-percent-%s%s", where(in), map ? "-mapped" : "");
+	if (cpu_setup(&t, in, false, map)) {
+		result(name, false, "setup: %s", strerror(errno));
+		cpu_teardown(&t);
+		return;
+	}
+	save = tracefs_instance_get_buffer_percent(in);
+	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		char page[t.bufsize];
+		int pct = pcts[i], w;
+		pthread_t th;
+
+		if (i && cpu_reopen(&t)) {
+			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), " reopen failed;");
+			break;
+		}
+		tracefs_instance_clear(in);
+		tracefs_instance_set_buffer_percent(in, pct);
+		t.done = false;
+		pthread_create(&th, NULL, read_buf_thread, &t);
+		msleep(100);
+		if (t.done)
+			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), " %d%%: woke empty;", pct);
+		if (pct) {
+			int minp = (100 + t.nr_subbufs - 1) / t.nr_subbufs;
+
+			if (pct < minp)
+				pct = minp;
+			emit(&t, (long)t.nr_subbufs * t.per_buf * pct / 100 - t.per_buf);
+			msleep(100);
+			if (t.done)
+				snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad),
+					 " %d%%: woke below;", pcts[i]);
+			emit(&t, t.per_buf * 2);
+		} else {
+			emit(&t, t.per_buf);
+		}
+		/* a liveness bound, not a time to meet */
+		for (w = 0; w < 300 && !t.done; w++)
+			msleep(100);
+		if (!t.done)
+			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad),
+				 " %d%%: not woken above in 30 s;", pcts[i]);
+		while (tracefs_cpu_flush(t.tcpu, page) > 0)
+			;
+		tracefs_cpu_stop(t.tcpu);
+		pthread_join(th, NULL);
+	}
+	tracefs_instance_set_buffer_percent(in, save);
+	result(name, !bad[0], "%s", bad[0] ? bad : "0, 1, 50 and 100%: woken above, not below");
+	cpu_teardown(&t);
+}
+
+static void *pipe_thread(void *arg)
+{
+	struct cpu_test *t = arg;
+	long ret = 0;
+
+	unpin();
+	while (!t->done && ret >= 0) {
+		ret = tracefs_cpu_write(t->tcpu, t->fd, false);
+		if (ret < 0 && errno == EAGAIN)
+			ret = 0;
+	}
+	if (ret >= 0 || errno == EAGAIN) {
+		do
+			ret = tracefs_cpu_flush_write(t->tcpu, t->fd);
+		while (ret > 0);
+	}
+	return (void *)ret;
+}
+
+static void cpu_pipe_one(struct cpu_test *t, const char *name, long expect)
+{
+	long got = 0, n;
+	int pages = 0, lost = 0, bad = 0;
+	pthread_t th;
+	void *ret;
+
+	tracefs_instance_file_clear(t->in, "trace");
+	if (ftruncate(t->fd, 0) || lseek(t->fd, 0, SEEK_SET)) {
+		result(name, false, "temp file: %s", strerror(errno));
+		return;
+	}
+	t->done = false;
+	pthread_create(&th, NULL, pipe_thread, t);
+	sleep(1);
+	emit(t, expect);
+	t->done = true;
+	tracefs_cpu_stop(t->tcpu);
+	pthread_join(th, &ret);
+	lseek(t->fd, 0, SEEK_SET);
+	while (read(t->fd, t->buf, t->bufsize) > 0) {
+		n = count_page(t);
+		pages++;
+		if (n < 0) {
+			bad++;
+			continue;
+		}
+		lost += kbuffer_missed_events(t->kbuf) != 0;
+		got += n;
+	}
+	result(name, got == expect && !bad && (long)ret >= 0,
+	       "%ld of %ld events in %d sub-buffers (%d marked lost, %d not sub-buffers), mover returned %ld",
+	       got, expect, pages, lost, bad, (long)ret);
+}
+
+static void cpu_pipe_test(struct tracefs_instance *in, bool map, const char *tag)
+{
+	struct cpu_test t;
+	char name[96], base[64];
+	int r;
+
+	snprintf(base, sizeof(base), "cpu-pipe-%s%s-%s", where(in), tag, map ? "mapped" : "unmapped");
+	if (cpu_setup(&t, in, true, map)) {
+		snprintf(name, sizeof(name), "%s-setup", base);
+		result(name, false, "%s", strerror(errno));
+		cpu_teardown(&t);
+		return;
+	}
+#define PIPE(suffix, n) do { \
+		snprintf(name, sizeof(name), "%s-%s", base, suffix); \
+		cpu_pipe_one(&t, name, n); \
+	} while (0)
+	if (!*tag) {
+		PIPE("1", 1);
+		PIPE("half", t.per_buf / 2);
+		PIPE("full", t.per_buf);
+	}
+	PIPE("full-plus-1", t.per_buf + 1);
+	PIPE("many", (long)t.per_buf * many);
+	/* the mapped reader lost a sub-buffer's tail one run in two (0062) */
+	for (r = 2; map && r <= runs; r++) {
+		char s[32];
+
+		snprintf(s, sizeof(s), "many-run%d", r);
+		PIPE(s, (long)t.per_buf * many);
+	}
+	cpu_teardown(&t);
+}
+
+/* --- step 5: state the suite leaves: filters, tracers, other instances */
+
+static void *spinner(void *arg)
+{
+	volatile bool *stop = arg;
+
+	while (!*stop)
+		getppid();
+	return NULL;
+}
+
+static void pid_filters(struct tracefs_instance *in, bool function)
+{
+	volatile bool stop = false;
+	pthread_t a, b;
+
+	tracefs_trace_off(in);
+	tracefs_instance_clear(in);
+	if (function) {
+		tracefs_tracer_set(in, TRACEFS_TRACER_FUNCTION);
+		tracefs_filter_pid_function(in, getpid(), true, false);
+	} else {
+		tracefs_event_enable(in, "syscalls", NULL);
+		tracefs_event_enable(in, "raw_syscalls", NULL);
+		tracefs_filter_pid_events(in, getpid(), true, false);
+	}
+	pthread_create(&a, NULL, spinner, (void *)&stop);
+	pthread_create(&b, NULL, spinner, (void *)&stop);
+	tracefs_trace_on(in);
+	getppids(1000);
+	msleep(100);
+	stop = true;
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	tracefs_trace_off(in);
+	tracefs_instance_clear(in);
+	if (function) {
+		tracefs_filter_pid_function_clear(in, false);
+		tracefs_filter_pid_function_clear(in, true);
+		tracefs_tracer_clear(in);
+	} else {
+		tracefs_filter_pid_events_clear(in, false);
+		tracefs_filter_pid_events_clear(in, true);
+		tracefs_event_disable(in, NULL, NULL);
+	}
+	tracefs_trace_on(in);
+}
+
+static void other_instances(void)
+{
+	struct tracefs_instance *o;
+	char **tracers, *list, *first;
+
+	o = tracefs_instance_create("libtracefs_seq_file");
+	list = tracefs_instance_file_read(o, "available_tracers", NULL);
+	first = list ? strtok(list, " \n") : NULL;
+	if (first)
+		tracefs_instance_file_write(o, "current_tracer", first);
+	free(list);
+	tracefs_instance_file_write(NULL, "kprobe_events", "p:mkdir do_mkdirat path=+u0($arg2):ustring");
+	tracefs_instance_file_append(NULL, "kprobe_events", "-:mkdir");
+	tracefs_instance_file_clear(NULL, "kprobe_events");
+	tracefs_instance_destroy(o);
+	tracefs_instance_free(o);
+
+	o = tracefs_instance_create("libtracefs_seq_reset");
+	tracers = tracefs_instance_tracers(o);
+	if (tracers && tracers[0])
+		tracefs_tracer_set(o, TRACEFS_TRACER_CUSTOM, tracers[0]);
+	tracefs_list_free(tracers);
+	tracefs_event_enable(o, "sched", "sched_switch");
+	tracefs_instance_file_write(o, "trace_clock", "global");
+	tracefs_instance_file_write(o, "set_ftrace_filter", "schedule:stacktrace");
+	tracefs_event_file_write(o, "sched", "sched_switch", "filter", "common_pid == 5");
+	tracefs_instance_reset(o);
+	tracefs_instance_destroy(o);
+	tracefs_instance_free(o);
+}
+
+/* --- steps 6 to 8: the iterations */
+
+struct sample {
+	int cpu;
+	int value;
+};
+
+static struct sample *samples;
+static struct {
+	long found, wrong_cpu, ts_back;
+	unsigned long long last_ts;
+	int only;
+} it;
+
+static int sample_cb(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
+{
+	struct tep_format_field *f;
+	struct sample *s;
+	int i;
+
+	(void)ctx;
+	if (it.last_ts > rec->ts)
+		it.ts_back++;
+	it.last_ts = rec->ts;
+	if ((it.only >= 0 && cpu != it.only) || cpu != rec->cpu)
+		it.wrong_cpu++;
+	f = tep_find_field(ev, "buf");
+	if (!f)
+		return 0;
+	s = (struct sample *)((char *)rec->data + f->offset);
+	for (i = 0; i < nsamples; i++) {
+		if (samples[i].value == s->value && samples[i].cpu == cpu) {
+			samples[i].value = 0;
+			it.found++;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int write_samples(struct tracefs_instance *in)
+{
+	char *path = tracefs_instance_get_file(in, "trace_marker");
+	int fd = path ? open(path, O_WRONLY) : -1, i, bad = 0;
+
+	tracefs_put_tracing_file(path);
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < nsamples; i++) {
+		samples[i].cpu = rand() % ncpus;
+		samples[i].value = random() | 1;
+		pin(samples[i].cpu);
+		bad += write(fd, &samples[i], sizeof(samples[i])) != sizeof(samples[i]);
+	}
+	unpin();
+	close(fd);
+	return bad;
+}
+
+static void iterate_round(struct tracefs_instance *in, int cpu, bool snap, const char *tag)
+{
+	cpu_set_t *set = NULL;
+	size_t size = 0;
+	long want = 0;
+	char name[64];
+	int i, ret, bad_writes;
+
+	if (cpu < 0)
+		snprintf(name, sizeof(name), "%s-%s%s-all", snap ? "snapshot" : "raw", where(in), tag);
+	else
+		snprintf(name, sizeof(name), "%s-%s%s-cpu%d", snap ? "snapshot" : "raw", where(in), tag,
+			 cpu);
+	if (snap)
+		tracefs_instance_clear(in);
+	if (cpu >= 0) {
+		set = CPU_ALLOC(ncpus);
+		size = CPU_ALLOC_SIZE(ncpus);
+		CPU_ZERO_S(size, set);
+		CPU_SET_S(cpu, size, set);
+	}
+	memset(&it, 0, sizeof(it));
+	it.only = cpu;
+	bad_writes = write_samples(in);
+	if (snap) {
+		if (tracefs_snapshot_snap(in)) {
+			result(name, false, "tracefs_snapshot_snap: %s", strerror(errno));
+			goto out;
+		}
+		ret = tracefs_iterate_snapshot_events(tep, in, set, size, sample_cb, NULL);
+	} else {
+		ret = tracefs_iterate_raw_events(tep, in, set, size, sample_cb, NULL);
+	}
+	for (i = 0; i < nsamples; i++)
+		want += cpu < 0 || samples[i].cpu == cpu;
+	result(name, !ret && !bad_writes && it.found == want && !it.wrong_cpu && !it.ts_back,
+	       "iterate %d, %ld of %ld markers found, %d writes failed, %ld on a wrong CPU, %ld back in time",
+	       ret, it.found, want, bad_writes, it.wrong_cpu, it.ts_back);
+out:
+	if (set)
+		CPU_FREE(set);
+}
+
+static void iterate_test(struct tracefs_instance *in, bool snap, const char *tag, bool per_cpu)
+{
+	int cpu;
+
+	iterate_round(in, -1, snap, tag);
+	for (cpu = 0; per_cpu && cpu < ncpus; cpu++)
+		iterate_round(in, cpu, snap, tag);
+	if (snap)
+		tracefs_snapshot_free(in);
+}
+
+static int ignore_cb(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
+{
+	(void)ev, (void)rec, (void)cpu, (void)ctx;
+	return 0;
+}
+
+static void *stop_iterating(void *arg)
+{
+	sleep(1);
+	tracefs_iterate_stop(arg);
+	return NULL;
+}
+
+/* what "Follow events" and "Follow events clear" do to the buffers */
+static void follow_events(struct tracefs_instance *in)
+{
+	pthread_t th;
+	size_t size;
+
+	tracefs_follow_event(tep, in, "sched", "sched_switch", ignore_cb, NULL);
+	tracefs_follow_missed_events(in, ignore_cb, NULL);
+	tracefs_event_enable(in, "sched", "sched_switch");
+	tracefs_event_enable(in, "sched", "sched_waking");
+	tracefs_tracer_set(in, TRACEFS_TRACER_FUNCTION);
+	pthread_create(&th, NULL, stop_iterating, in);
+	tracefs_iterate_raw_events(tep, in, NULL, 0, ignore_cb, NULL);
+	pthread_join(th, NULL);
+
+	/* CPU 0 shrunk to four pages for missed events, then restored */
+	size = tracefs_instance_get_buffer_size(in, 0);
+	tracefs_instance_set_buffer_size(in, getpagesize() * 4, 0);
+	tracefs_trace_on(in);
+	getppids(100);
+	tracefs_trace_off(in);
+	tracefs_iterate_raw_events(tep, in, NULL, 0, NULL, NULL);
+	tracefs_instance_set_buffer_size(in, size, 0);
+	tracefs_follow_event_clear(in, NULL, NULL);
+	tracefs_follow_missed_events_clear(in);
+	tracefs_tracer_clear(in);
+	tracefs_event_disable(in, NULL, NULL);
+	tracefs_trace_on(in);
+}
+
+int main(int argc, char **argv)
+{
+	struct stat st;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "s:m:r:M8")) != -1) {
+		switch (opt) {
+		case 's':
+			nsamples = atoi(optarg);
+			break;
+		case 'm':
+			many = atoi(optarg);
+			break;
+		case 'r':
+			runs = atoi(optarg);
+			break;
+		case 'M':
+			use_marker = true;
+			break;
+		case '8':
+			only_8k = true;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-s SAMPLES] [-m MANY] [-r RUNS] [-M]\n", argv[0]);
+			return 2;
+		}
+	}
+	ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	sched_getaffinity(0, sizeof(all_cpus), &all_cpus);
+	srand(getpid());
+	srandom(getpid());
+	samples = calloc(nsamples, sizeof(*samples));
+	tep = tracefs_local_events(NULL);
+	inst = tracefs_instance_create(INSTANCE);
+	if (!samples || !tep || !inst) {
+		printf("libtracefs-seq: setup: %s\n", strerror(errno));
+		return 2;
+	}
+	can_map = tracefs_mapped_is_supported();
+	tracefs_instance_reset(NULL);
+	result("tracing-dir", stat(tracefs_tracing_dir(), &st) == 0 && S_ISDIR(st.st_mode),
+	       "%s", tracefs_tracing_dir());
+	if (only_8k)
+		goto subbuf_8k;
+
+	cpu_read_test(NULL, false);
+	if (can_map)
+		cpu_read_test(NULL, true);
+	cpu_read_test(inst, false);
+	if (can_map)
+		cpu_read_test(inst, true);
+
+	buf_percent_test(NULL, false);
+	if (can_map)
+		buf_percent_test(NULL, true);
+	buf_percent_test(inst, false);
+	if (can_map)
+		buf_percent_test(inst, true);
+
+	cpu_pipe_test(NULL, false, "");
+	if (can_map)
+		cpu_pipe_test(NULL, true, "");
+	cpu_pipe_test(inst, false, "");
+	if (can_map)
+		cpu_pipe_test(inst, true, "");
+	if (!can_map)
+		skip("mapped", "tracefs_mapped_is_supported() is false: no mapped variants");
+
+	pid_filters(NULL, false);
+	pid_filters(inst, false);
+	pid_filters(NULL, true);
+	pid_filters(inst, true);
+	other_instances();
+
+	iterate_test(NULL, true, "", true);
+	iterate_test(inst, true, "", true);
+	iterate_test(NULL, false, "", true);
+	iterate_test(inst, false, "", true);
+
+	follow_events(NULL);
+	follow_events(inst);
+	iterate_test(NULL, true, "-after-follow", false);
+	iterate_test(inst, true, "-after-follow", false);
+
+subbuf_8k:
+	/*
+	 * Two-page sub-buffers. libtracefs sizes every reader by the top
+	 * level's events/header_page, whatever the instance (upstream 6.12
+	 * gives each instance its own, as this kernel does): the top level
+	 * gets the instance's size too, or the library reads half
+	 * sub-buffers.
+	 */
+	if (tracefs_instance_set_subbuf_size(NULL, 8) == 0 &&
+	    tracefs_instance_set_subbuf_size(inst, 8) == 0) {
+		iterate_test(inst, true, "-8k", false);
+		cpu_pipe_test(inst, false, "-8k");
+		if (can_map)
+			cpu_pipe_test(inst, true, "-8k");
+	} else {
+		result("subbuf-8k", false, "tracefs_instance_set_subbuf_size: %s", strerror(errno));
+	}
+	tracefs_instance_set_subbuf_size(inst, 4);
+	tracefs_instance_set_subbuf_size(NULL, 4);
+
+	tracefs_instance_destroy(inst);
+	tracefs_instance_free(inst);
+	tracefs_instance_reset(NULL);
+	return 0;
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# A current libtracefs (Debian unstable's, scripts/fetch-libtracefs.sh)
+# against this kernel: guest/libtracefs/libtracefs-seq.c runs the steps
+# of libtracefs 1.8's own unit-test suite, in its order, with the
+# library's calls: CPU reads, buffer_percent wake-ups, the stop-and-flush
+# pipe (splice, and copies out of the mapping), the snapshot_raw and
+# trace_pipe_raw iterations. Each of its RESULT lines is a result.
+. /guest/lib.sh
+
+S=libtracefs
+# the debug kernel is 5 to 8 times slower: fewer markers a round and a
+# hundred sub-buffers' worth in the "many" pipe case (still a hundred
+# sub-buffers for the reader to follow); it has no syscall events, so the
+# CPU tests count trace_marker writes instead of getppid() calls (-M)
+args=
+[ "$(cat /etc/ftrace-ext-flavour)" = debug ] && args="-s 1000 -m 100 -M"
+command -v libtracefs-seq >/dev/null ||
+	{ result $S run FAIL "libtracefs-seq is not in the initramfs"; exit 0; }
+# shellcheck disable=SC2086
+libtracefs-seq $args >/tmp/libtracefs-seq.out 2>&1
+rc=$?
+cat /tmp/libtracefs-seq.out
+[ $rc -eq 0 ] || result $S run FAIL "libtracefs-seq exited $rc: $(tail -2 /tmp/libtracefs-seq.out | tr '\n' ' ')"
+grep '^RESULT ' /tmp/libtracefs-seq.out | while read -r _ name status detail; do
+	result $S "$name" "$status" "$detail"
+done
