@@ -7,11 +7,13 @@
  * replays the system calls, this runs the library itself: what a user
  * of a current libtracefs gets from this kernel.
  *
- *   libtracefs-seq [-s SAMPLES] [-m MANY] [-r RUNS] [-M]
+ *   libtracefs-seq [-s SAMPLES] [-m MANY] [-r RUNS] [-b KB] [-M] [-o STEP]
  *
  * SAMPLES markers a snapshot or raw round (5000), MANY sub-buffers' worth
  * of events in the "many" pipe case (1000), RUNS runs of the mapped
- * "many" case (3). -M counts trace_marker writes (ftrace/print) where
+ * "many" case (3). -b sets the top level's and the instance's
+ * buffer_size_kb first (fewer sub-buffers for buffer_percent to fill on
+ * slow kernels); the top level gets its size back at the end. -M counts trace_marker writes (ftrace/print) where
  * the suite counts sys_enter_getppid events (kernels without syscall
  * events: the debug lane's). Prints "RESULT <name> PASS|FAIL|SKIP <detail>" lines
  * and exits 0; 2 on a setup error.
@@ -34,7 +36,8 @@
  *  7. the raw iteration (a mapped one on this kernel), the same way.
  *  8. follow events, with CPU 0's buffer shrunk and restored, then the
  *     snapshot iteration again; and the snapshot iteration and the pipe
- *     with 8 KiB sub-buffers (-8: only these).
+ *     with 8 KiB sub-buffers.
+ * -o runs one step only: read, percent, pipe, state, iterate, follow, 8k.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -94,8 +97,10 @@ int __isoc23_fscanf(FILE *fp, const char *f, ...)
 
 static struct tracefs_instance *inst;	/* the suite's instance */
 static struct tep_handle *tep;
-static int ncpus, nsamples = 5000, many = 1000, runs = 3;
-static bool can_map, use_marker, only_8k;
+static int ncpus, nsamples = 5000, many = 1000, runs = 3, buffer_kb;
+static bool can_map, use_marker;
+static const char *only_step;	/* -o: the one step to run */
+static int marker_size;		/* bytes a one-byte marker takes in a sub-buffer */
 static cpu_set_t all_cpus;
 
 static void result(const char *name, bool ok, const char *fmt, ...)
@@ -188,8 +193,10 @@ static int events_per_buf(void)
 	struct tep_event *ev;
 	int max = 0, i;
 
-	ev = use_marker ? tep_find_event_by_name(tep, "ftrace", "print") :
-			  tep_find_event_by_name(tep, SYSTEM, EVENT);
+	/* markers are larger than the estimate: their measured size */
+	if (use_marker)
+		return marker_size > 0 ? tep_get_sub_buffer_data_size(tep) / marker_size : -1;
+	ev = tep_find_event_by_name(tep, SYSTEM, EVENT);
 	if (!ev)
 		return -1;
 	f = tep_event_fields(ev);
@@ -724,12 +731,59 @@ static void follow_events(struct tracefs_instance *in)
 	tracefs_trace_on(in);
 }
 
+/*
+ * With -M: what one-byte markers take in CPU 0's sub-buffer of the
+ * instance (header, ip, text and padding), from the commit of a page
+ * holding 100 of them.
+ */
+static int measure_marker(void)
+{
+	char *path = tracefs_instance_get_file(inst, "trace_marker");
+	int fd = path ? open(path, O_WRONLY) : -1, i, n;
+	struct tracefs_cpu *tcpu;
+	unsigned long long commit = 0;
+	char *page;
+
+	tracefs_put_tracing_file(path);
+	tcpu = tracefs_cpu_open(inst, 0, true);
+	if (fd < 0 || !tcpu)
+		return -1;
+	page = calloc(1, tracefs_cpu_read_size(tcpu));
+	tracefs_instance_file_clear(inst, "trace");
+	pin(0);
+	for (i = 0; i < 100; i++)
+		if (write(fd, "x", 1) != 1)
+			break;
+	unpin();
+	n = page ? tracefs_cpu_flush(tcpu, page) : -1;
+	if (n > 16)
+		memcpy(&commit, page + 8, sizeof(commit));
+	free(page);
+	tracefs_cpu_close(tcpu);
+	close(fd);
+	tracefs_instance_file_clear(inst, "trace");
+	/* rounded down: a time extend (8 bytes) among them is no marker's */
+	return i == 100 && commit ? (int)((commit & ((1ULL << 30) - 1)) / 100) : -1;
+}
+
+static time_t start;
+
+/* should step @name run? Each step says on stderr when it starts */
+static bool step(const char *name)
+{
+	if (only_step && strcmp(only_step, name))
+		return false;
+	fprintf(stderr, "step %s at %ld s\n", name, (long)(time(NULL) - start));
+	return true;
+}
+
 int main(int argc, char **argv)
 {
+	ssize_t top_kb;
 	struct stat st;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:m:r:M8")) != -1) {
+	while ((opt = getopt(argc, argv, "s:m:r:b:Mo:")) != -1) {
 		switch (opt) {
 		case 's':
 			nsamples = atoi(optarg);
@@ -740,17 +794,21 @@ int main(int argc, char **argv)
 		case 'r':
 			runs = atoi(optarg);
 			break;
+		case 'b':
+			buffer_kb = atoi(optarg);
+			break;
 		case 'M':
 			use_marker = true;
 			break;
-		case '8':
-			only_8k = true;
+		case 'o':
+			only_step = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-s SAMPLES] [-m MANY] [-r RUNS] [-M]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s SAMPLES] [-m MANY] [-r RUNS] [-b KB] [-M] [-o STEP]\n", argv[0]);
 			return 2;
 		}
 	}
+	start = time(NULL);
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	sched_getaffinity(0, sizeof(all_cpus), &all_cpus);
 	srand(getpid());
@@ -763,52 +821,64 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	can_map = tracefs_mapped_is_supported();
+	top_kb = tracefs_instance_get_buffer_size(NULL, -1);
+	if (buffer_kb > 0)
+		result("buffer-size", !tracefs_instance_set_buffer_size(NULL, buffer_kb, -1) &&
+		       !tracefs_instance_set_buffer_size(inst, buffer_kb, -1),
+		       "%d KiB a CPU, top level and instance", buffer_kb);
+	if (use_marker) {
+		marker_size = measure_marker();
+		result("marker-size", marker_size > 0, "%d bytes a one-byte marker", marker_size);
+	}
 	tracefs_instance_reset(NULL);
 	result("tracing-dir", stat(tracefs_tracing_dir(), &st) == 0 && S_ISDIR(st.st_mode),
 	       "%s", tracefs_tracing_dir());
-	if (only_8k)
-		goto subbuf_8k;
 
-	cpu_read_test(NULL, false);
-	if (can_map)
-		cpu_read_test(NULL, true);
-	cpu_read_test(inst, false);
-	if (can_map)
-		cpu_read_test(inst, true);
-
-	buf_percent_test(NULL, false);
-	if (can_map)
-		buf_percent_test(NULL, true);
-	buf_percent_test(inst, false);
-	if (can_map)
-		buf_percent_test(inst, true);
-
-	cpu_pipe_test(NULL, false, "");
-	if (can_map)
-		cpu_pipe_test(NULL, true, "");
-	cpu_pipe_test(inst, false, "");
-	if (can_map)
-		cpu_pipe_test(inst, true, "");
-	if (!can_map)
-		skip("mapped", "tracefs_mapped_is_supported() is false: no mapped variants");
-
-	pid_filters(NULL, false);
-	pid_filters(inst, false);
-	pid_filters(NULL, true);
-	pid_filters(inst, true);
-	other_instances();
-
-	iterate_test(NULL, true, "", true);
-	iterate_test(inst, true, "", true);
-	iterate_test(NULL, false, "", true);
-	iterate_test(inst, false, "", true);
-
-	follow_events(NULL);
-	follow_events(inst);
-	iterate_test(NULL, true, "-after-follow", false);
-	iterate_test(inst, true, "-after-follow", false);
-
-subbuf_8k:
+	if (step("read")) {
+		cpu_read_test(NULL, false);
+		if (can_map)
+			cpu_read_test(NULL, true);
+		cpu_read_test(inst, false);
+		if (can_map)
+			cpu_read_test(inst, true);
+	}
+	if (step("percent")) {
+		buf_percent_test(NULL, false);
+		if (can_map)
+			buf_percent_test(NULL, true);
+		buf_percent_test(inst, false);
+		if (can_map)
+			buf_percent_test(inst, true);
+	}
+	if (step("pipe")) {
+		cpu_pipe_test(NULL, false, "");
+		if (can_map)
+			cpu_pipe_test(NULL, true, "");
+		cpu_pipe_test(inst, false, "");
+		if (can_map)
+			cpu_pipe_test(inst, true, "");
+		if (!can_map)
+			skip("mapped", "tracefs_mapped_is_supported() is false: no mapped variants");
+	}
+	if (step("state")) {
+		pid_filters(NULL, false);
+		pid_filters(inst, false);
+		pid_filters(NULL, true);
+		pid_filters(inst, true);
+		other_instances();
+	}
+	if (step("iterate")) {
+		iterate_test(NULL, true, "", true);
+		iterate_test(inst, true, "", true);
+		iterate_test(NULL, false, "", true);
+		iterate_test(inst, false, "", true);
+	}
+	if (step("follow")) {
+		follow_events(NULL);
+		follow_events(inst);
+		iterate_test(NULL, true, "-after-follow", false);
+		iterate_test(inst, true, "-after-follow", false);
+	}
 	/*
 	 * Two-page sub-buffers. libtracefs sizes every reader by the top
 	 * level's events/header_page, whatever the instance (upstream 6.12
@@ -816,20 +886,25 @@ subbuf_8k:
 	 * gets the instance's size too, or the library reads half
 	 * sub-buffers.
 	 */
-	if (tracefs_instance_set_subbuf_size(NULL, 8) == 0 &&
-	    tracefs_instance_set_subbuf_size(inst, 8) == 0) {
-		iterate_test(inst, true, "-8k", false);
-		cpu_pipe_test(inst, false, "-8k");
-		if (can_map)
-			cpu_pipe_test(inst, true, "-8k");
-	} else {
-		result("subbuf-8k", false, "tracefs_instance_set_subbuf_size: %s", strerror(errno));
+	if (step("8k")) {
+		if (tracefs_instance_set_subbuf_size(NULL, 8) == 0 &&
+		    tracefs_instance_set_subbuf_size(inst, 8) == 0) {
+			iterate_test(inst, true, "-8k", false);
+			cpu_pipe_test(inst, false, "-8k");
+			if (can_map)
+				cpu_pipe_test(inst, true, "-8k");
+		} else {
+			result("subbuf-8k", false, "tracefs_instance_set_subbuf_size: %s",
+			       strerror(errno));
+		}
+		tracefs_instance_set_subbuf_size(inst, 4);
+		tracefs_instance_set_subbuf_size(NULL, 4);
 	}
-	tracefs_instance_set_subbuf_size(inst, 4);
-	tracefs_instance_set_subbuf_size(NULL, 4);
 
 	tracefs_instance_destroy(inst);
 	tracefs_instance_free(inst);
 	tracefs_instance_reset(NULL);
+	if (buffer_kb > 0 && top_kb > 0)
+		tracefs_instance_set_buffer_size(NULL, top_kb, -1);
 	return 0;
 }

@@ -11,16 +11,20 @@ S=libtracefs
 # the debug kernel is 5 to 8 times slower: fewer markers a round and a
 # hundred sub-buffers' worth in the "many" pipe case (still a hundred
 # sub-buffers for the reader to follow); it has no syscall events, so the
-# CPU tests count trace_marker writes instead of getppid() calls (-M)
+# CPU tests count trace_marker writes instead of getppid() calls (-M);
+# 512 KiB buffers (-b) keep buffer_percent's arithmetic (at least 100
+# sub-buffers: 1% is more than one) with a fifth of the writes
 args=
-[ "$(cat /etc/ftrace-ext-flavour)" = debug ] && args="-s 1000 -m 100 -M"
+[ "$(cat /etc/ftrace-ext-flavour)" = debug ] && args="-s 500 -m 20 -b 512 -M"
 command -v libtracefs-seq >/dev/null ||
 	{ result $S run FAIL "libtracefs-seq is not in the initramfs"; exit 0; }
 # shellcheck disable=SC2086
-libtracefs-seq $args >/tmp/libtracefs-seq.out 2>&1
-rc=$?
-cat /tmp/libtracefs-seq.out
-[ $rc -eq 0 ] || result $S run FAIL "libtracefs-seq exited $rc: $(tail -2 /tmp/libtracefs-seq.out | tr '\n' ' ')"
+{
+	libtracefs-seq $args 2>&1
+	echo "EXIT $?"
+} | tee /tmp/libtracefs-seq.out
+rc=$(sed -n 's/^EXIT //p' /tmp/libtracefs-seq.out)
+[ "$rc" = 0 ] || result $S run FAIL "libtracefs-seq exited ${rc:-?}: $(grep -v '^EXIT' /tmp/libtracefs-seq.out | tail -2 | tr '\n' ' ')"
 grep '^RESULT ' /tmp/libtracefs-seq.out | while read -r _ name status detail; do
 	result $S "$name" "$status" "$detail"
 done
