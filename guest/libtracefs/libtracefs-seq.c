@@ -768,6 +768,24 @@ static int measure_marker(void)
 
 static time_t start;
 
+static void cpu_pipe_4k(struct tracefs_instance *in, bool map)
+{
+	cpu_pipe_test(in, map, "");
+}
+
+/* @fn at the top level, then the instance; unmapped, then mapped if it can */
+static void each_variant(void (*fn)(struct tracefs_instance *in, bool map))
+{
+	struct tracefs_instance *where[] = { NULL, inst };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		fn(where[i], false);
+		if (can_map)
+			fn(where[i], true);
+	}
+}
+
 /* should step @name run? Each step says on stderr when it starts */
 static bool step(const char *name)
 {
@@ -834,29 +852,12 @@ int main(int argc, char **argv)
 	result("tracing-dir", stat(tracefs_tracing_dir(), &st) == 0 && S_ISDIR(st.st_mode),
 	       "%s", tracefs_tracing_dir());
 
-	if (step("read")) {
-		cpu_read_test(NULL, false);
-		if (can_map)
-			cpu_read_test(NULL, true);
-		cpu_read_test(inst, false);
-		if (can_map)
-			cpu_read_test(inst, true);
-	}
-	if (step("percent")) {
-		buf_percent_test(NULL, false);
-		if (can_map)
-			buf_percent_test(NULL, true);
-		buf_percent_test(inst, false);
-		if (can_map)
-			buf_percent_test(inst, true);
-	}
+	if (step("read"))
+		each_variant(cpu_read_test);
+	if (step("percent"))
+		each_variant(buf_percent_test);
 	if (step("pipe")) {
-		cpu_pipe_test(NULL, false, "");
-		if (can_map)
-			cpu_pipe_test(NULL, true, "");
-		cpu_pipe_test(inst, false, "");
-		if (can_map)
-			cpu_pipe_test(inst, true, "");
+		each_variant(cpu_pipe_4k);
 		if (!can_map)
 			skip("mapped", "tracefs_mapped_is_supported() is false: no mapped variants");
 	}

@@ -8,9 +8,9 @@
 . /guest/lib.sh
 
 S=libtracefs
-# the debug kernel is 5 to 8 times slower: fewer markers a round and a
-# hundred sub-buffers' worth in the "many" pipe case (still a hundred
-# sub-buffers for the reader to follow); it has no syscall events, so the
+# the debug kernel is 5 to 8 times slower: 500 markers a round and
+# twenty sub-buffers' worth in the "many" pipe case (still twenty
+# sub-buffers for the reader to follow across); it has no syscall events, so the
 # CPU tests count trace_marker writes instead of getppid() calls (-M);
 # 512 KiB buffers (-b) keep buffer_percent's arithmetic (at least 100
 # sub-buffers: 1% is more than one) with a fifth of the writes
