@@ -7,6 +7,10 @@
 #                 tests/ftracetest-base-failures.txt exact?
 #   make test-debug  the hardening lane: static checks, a lockdep/KASAN/
 #                 kmemleak kernel, the series' tests and fuzzing
+#   make test-mttcg  the series' tests, stress and fuzzer on multi-threaded
+#                 TCG (FLAVOUR=test, debug or kcsan; SMP=vCPUs)
+#   make soak     stress and fuzzer on the debug and KCSAN kernels under
+#                 multi-threaded TCG for DURATION seconds each
 #   make bench    boot a kernel built for measuring and print the benchmarks
 #   make shell    boot the test kernel to an interactive shell
 #   make tree     build/linux: base commit (tag "base") + the series
@@ -19,12 +23,12 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 S := scripts
 
-.PHONY: all help deps tree build run shell test test-debug bench series check-series check-bisect check-configs clean distclean
+.PHONY: all help deps tree build run shell test test-debug test-mttcg soak bench series check-series check-bisect check-configs clean distclean
 
 all: help
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# *//'
+	@sed -n '3,20p' Makefile | sed 's/^# *//'
 
 deps:
 	@$(S)/deps.sh
@@ -41,6 +45,12 @@ test:
 
 test-debug:
 	@$(S)/run-lane.sh debug
+
+test-mttcg:
+	@$(S)/run-lane.sh mttcg
+
+soak:
+	@$(S)/soak.sh
 
 run: build
 	@$(S)/run-demo.sh

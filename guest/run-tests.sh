@@ -14,6 +14,7 @@ shard=
 lane=test
 stress=8
 repeat=1
+soak=0
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	ftx.only=*) only=${arg#ftx.only=} ;;
@@ -22,6 +23,7 @@ for arg in $(cat /proc/cmdline); do
 	ftx.lane=*) lane=${arg#ftx.lane=} ;;
 	ftx.stress=*) stress=${arg#ftx.stress=} ;;
 	ftx.repeat=*) repeat=${arg#ftx.repeat=} ;;
+	ftx.soak=*) soak=${arg#ftx.soak=} ;;
 	esac
 done
 
@@ -60,18 +62,19 @@ known_parts() {
 	echo ftracetest:trigger/inter-event
 }
 
-# part_limit PART: the seconds PART may take before it is killed. About
+# part_limit PART: the seconds PART may take before it is killed, by the
+# kernel's flavour (test; debug and kcsan run 5 to 20 times slower). About
 # twice the slowest time measured (README: direct 287 s; in the debug lane
 # 00basic 691 s, the fuzzer 799 s, stress 718 s with four guests), and far
 # above the hung-task timeout (120 s, 240 s in the debug lane) so that a
 # hang reports before the kill.
 part_limit() {
-	case $lane:$1 in
+	case $flavour:$1 in
 	test:ftracetest:direct) echo 900 ;;
 	test:stress) echo $((300 + 3 * stress)) ;;
 	test:*) echo 400 ;;
-	debug:ftracetest:00basic | debug:fuzz-tracefs) echo 1500 ;;
-	debug:stress) echo $((1200 + 10 * stress)) ;;
+	*:ftracetest:00basic | *:fuzz-tracefs) echo 1500 ;;
+	*:stress) echo $((1200 + 10 * stress)) ;;
 	*) echo 900 ;;
 	esac
 }
@@ -85,6 +88,8 @@ timed_out_part() {
 	echo >$TRACEFS/set_ftrace_filter 2>/dev/null
 	echo 1 >$TRACEFS/tracing_on 2>/dev/null
 }
+
+flavour=$(cat /etc/ftrace-ext-flavour)
 
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
 emit "FTX-RUN-BEGIN kernel=$(uname -r)"
@@ -105,23 +110,37 @@ want kunit && echo kunit >>/tmp/ftx-parts-ran
 case $repeat in
 '' | *[!0-9]* | 0) result parts repeat FAIL "ftx.repeat=$repeat is not a count"; repeat=1 ;;
 esac
-for t in $(for _r in $(seq "$repeat"); do echo /guest/tests/*.sh; done); do
-	name=$(basename "$t" .sh)
-	want "$name" || continue
-	section "$name"
-	echo "$name" >>/tmp/ftx-parts-ran
-	emit "FTX-PART-BEGIN $name"
-	t0=$(secs)
-	limit=$(part_limit "$name")
-	run_limited "$limit" sh "$t"
-	rc=$?
-	if [ "$timed_out" = 1 ]; then
-		timed_out_part "$name" "$name" "$limit"
-	elif [ $rc -ne 0 ]; then
-		result "$name" script FAIL "exit status $rc"
-	fi
-	emit "FTX-TIME $name $(($(secs) - t0))"
+# ftx.soak=SECONDS (make soak): the guest test parts again and again, in
+# rounds, until this much time has passed; each round's fuzzer picks new
+# seeds and prints them
+case $soak in
+'' | *[!0-9]*) result parts soak FAIL "ftx.soak=$soak is not a count of seconds"; soak=0 ;;
+esac
+soak_t0=$(secs)
+round=0
+while :; do
+	round=$((round + 1))
+	[ "$soak" -gt 0 ] && emit "FTX-SOAK-ROUND $round at $(($(secs) - soak_t0)) s"
+	for t in $(for _r in $(seq "$repeat"); do echo /guest/tests/*.sh; done); do
+		name=$(basename "$t" .sh)
+		want "$name" || continue
+		section "$name"
+		echo "$name" >>/tmp/ftx-parts-ran
+		emit "FTX-PART-BEGIN $name"
+		t0=$(secs)
+		limit=$(part_limit "$name")
+		run_limited "$limit" sh "$t"
+		rc=$?
+		if [ "$timed_out" = 1 ]; then
+			timed_out_part "$name" "$name" "$limit"
+		elif [ $rc -ne 0 ]; then
+			result "$name" script FAIL "exit status $rc"
+		fi
+		emit "FTX-TIME $name $(($(secs) - t0))"
+	done
+	[ "$soak" -gt 0 ] && [ $(($(secs) - soak_t0)) -lt "$soak" ] || break
 done
+[ "$soak" -gt 0 ] && emit "FTX-SOAK-END rounds=$round secs=$(($(secs) - soak_t0))"
 
 # Upstream ftracetest, one run per category so that each has its time.
 # trigger/inter-event is its own category.
@@ -166,11 +185,12 @@ run_listed() {
 	only_tc=
 }
 
-if want ftracetest && [ "$lane" = debug ]; then
-	# The debug kernel is too slow for all of ftracetest: the categories
-	# and files listed in /guest/ftracetest-debug.list (code the series
-	# touches). A listed file's directory is its category.
-	grep -v '^#' /guest/ftracetest-debug.list | {
+if want ftracetest && [ -f "/guest/ftracetest-$lane.list" ]; then
+	# A lane with a list runs only the categories and files listed in
+	# /guest/ftracetest-LANE.list: the debug kernel is too slow for all
+	# of ftracetest, and the multi-threaded lane runs the series' own.
+	# A listed file's directory is its category.
+	grep -v '^#' "/guest/ftracetest-$lane.list" | {
 		cur= files=
 		while read -r item; do
 			[ -n "$item" ] || continue

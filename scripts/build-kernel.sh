@@ -1,8 +1,8 @@
 #!/bin/bash
 # Build the kernel in build/linux out of tree, into build/obj-<flavour>.
-#   scripts/build-kernel.sh test|debug|bench
-# The config is tinyconfig plus configs/base.config plus, for debug and
-# bench, configs/<flavour>.config. Every option the fragments ask for must
+#   scripts/build-kernel.sh test|debug|kcsan|bench
+# The config is tinyconfig plus configs/base.config plus, for debug, kcsan
+# and bench, configs/<flavour>.config. Every option the fragments ask for must
 # end up in the final .config; an option that kconfig silently drops (unmet
 # dependency) is an error.
 set -euo pipefail
@@ -13,8 +13,8 @@ OBJ=$(obj_dir "$flavour")
 frags=("$TOP/configs/base.config")
 case $flavour in
 test) ;;
-debug | bench) frags+=("$TOP/configs/$flavour.config") ;;
-*) die "unknown flavour '$flavour' (test, debug or bench)" ;;
+debug | kcsan | bench) frags+=("$TOP/configs/$flavour.config") ;;
+*) die "unknown flavour '$flavour' (test, debug, kcsan or bench)" ;;
 esac
 
 [ -e "$KTREE/.git" ] || die "$KTREE missing: run make tree"
@@ -40,11 +40,28 @@ command -v ccache >/dev/null || CC=gcc
 # full DWARF); modules are installed stripped.
 kcflags=
 case $flavour in
-test | debug) kcflags=-g1 ;;
+test | debug | kcsan) kcflags=-g1 ;;
 esac
 
+# KCSAN: kernel/trace/Makefile leaves the tracer uninstrumented (no
+# sanitizer calls from the function tracer's own callbacks), and KCSAN
+# would then see none of the series' lockless code. The kcsan flavour
+# instruments each file of kernel/trace that the series adds or changes,
+# in this tree (the base too, where they exist, to measure it the same
+# way): a per-object KCSAN_SANITIZE_<file>.o=y outranks the directory's
+# KCSAN_SANITIZE := n (scripts/Makefile.lib). KCSAN's runtime is not
+# traced (kernel/kcsan/Makefile), and the function tracer's recursion
+# guard stops what its delays would trace.
+sanitize=()
+if [ "$flavour" = kcsan ]; then
+	while read -r f; do
+		[ -f "$KTREE/$f" ] && sanitize+=("KCSAN_SANITIZE_$(basename "$f" .c).o=y")
+	done < <(git -C "$TREE" diff --name-only --diff-filter=AM base HEAD -- 'kernel/trace/*.c')
+	[ ${#sanitize[@]} -gt 0 ] || die "kcsan: no file of kernel/trace to instrument"
+fi
+
 kmake() {
-	make -C "$KTREE" O="$OBJ" CC="$CC" HOSTCC="$CC" KCFLAGS="$kcflags" -j"$(nproc_build)" "$@"
+	make -C "$KTREE" O="$OBJ" CC="$CC" HOSTCC="$CC" KCFLAGS="$kcflags" "${sanitize[@]}" -j"$(nproc_build)" "$@"
 }
 
 # --- config: only regenerate when a fragment changed or the tree moved

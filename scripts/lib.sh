@@ -157,16 +157,16 @@ check_parts() {
 }
 
 # expand_parts LANE LIST: the parts a run of the comma LIST runs, one a
-# line, with ftracetest as its categories (in the debug lane, those of
-# guest/ftracetest-debug.list). parse-results.py --expect-parts fails
-# each of them that did not run.
+# line, with ftracetest as its categories (in a lane that has a list,
+# guest/ftracetest-LANE.list, those of its list). parse-results.py
+# --expect-parts fails each of them that did not run.
 expand_parts() {
 	local lane=$1 p item
 	for p in ${2//,/ }; do
 		if [ "$p" != ftracetest ]; then
 			echo "$p"
-		elif [ "$lane" = debug ]; then
-			grep -v '^\s*#' "$TOP/guest/ftracetest-debug.list" | grep -v '^\s*$' | while read -r item; do
+		elif [ -f "$TOP/guest/ftracetest-$lane.list" ]; then
+			grep -v '^\s*#' "$TOP/guest/ftracetest-$lane.list" | grep -v '^\s*$' | while read -r item; do
 				case $item in
 				*.tc) echo "ftracetest:$(dirname "$item")" ;;
 				*) echo "ftracetest:$item" ;;

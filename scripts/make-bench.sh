@@ -98,6 +98,9 @@ if grep -q '^mmap-a ' "$LOGDIR/results-bench-patched.log"; then
 		"$LOGDIR/mmap.png" || prc=1
 fi
 
+# stress throughput, single- against multi-threaded TCG (two more boots)
+"$TOP/scripts/bench-mttcg.sh" | tee -a "$LOGDIR/bench-tables.txt" || prc=1
+
 for kind in base patched; do
 	echo
 	echo "$kind: $(tail -1 "$LOGDIR/summary-bench-$kind.txt")"

@@ -446,7 +446,7 @@ def attach_log_tail(res, idx, tail):
 
 # the lines a results channel may hold outside an ftracetest, kmemleak or
 # file block; anything else there is a result line that does not parse
-KNOWN_FTX = re.compile(r"FTX-(RUN-BEGIN|RUN-END|BENCH-BEGIN|BENCH-END|BENCH-ROW|BENCH-STATS|FUZZ|STRESS)( |$)")
+KNOWN_FTX = re.compile(r"FTX-(RUN-BEGIN|RUN-END|BENCH-BEGIN|BENCH-END|BENCH-ROW|BENCH-STATS|FUZZ|STRESS|STRESS-COUNT|SOAK-ROUND|SOAK-END)( |$)")
 RESULT_RE = re.compile(r"FTX-RESULT (\S+) (\S+) (PASS|FAIL|SKIP)(?: (.*))?$")
 
 
@@ -499,7 +499,7 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
             bench = False
         elif bench and not line.startswith("FTX-"):
             continue
-        m = re.match(r"FTX-(FUZZ|STRESS) (.*)", line)
+        m = re.match(r"FTX-(FUZZ|STRESS|STRESS-COUNT|SOAK-ROUND|SOAK-END) (.*)", line)
         if m:
             res.notes.append("%s: %s" % (m.group(1).lower(), m.group(2)))
             continue
@@ -697,10 +697,84 @@ def symbolize(text, tree, vmlinux):
     return out.rstrip("\n"), None
 
 
-def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None):
+KCSAN_HEAD_RE = re.compile(r"\[\s*\d+\.\d+\]\s+BUG: KCSAN: ([\w-]+) in (.*)")
+KCSAN_ACCESS_RE = re.compile(r"(?:read|write)[^:]* to 0x[0-9a-f]+ of \d+ bytes by .* on cpu \d+:")
+KCSAN_END_RE = re.compile(r"\[\s*\d+\.\d+\]\s+={20,}")
+SRC_RE = re.compile(r"\(?([\w./-]+\.[ch]):\d+")
+
+
+class Kcsan:
+    """KCSAN's reports, sorted by the code of the racing accesses: a report
+    with an access in a file the series adds or changes fails the run, the
+    others are the base's and are listed (configs/kcsan.config)."""
+
+    def __init__(self, series_files, out):
+        self.series = {l.strip() for l in read_lines(series_files) if l.strip()}
+        self.out = out
+        self.reports = []  # (where, key, files, text)
+
+    def access_files(self, text):
+        """The source files of each racing access's first frame (with its
+        inline chain), or None for an access whose frame is not symbolized."""
+        lines = text.split("\n")
+        got = []
+        for i, l in enumerate(lines):
+            if not KCSAN_ACCESS_RE.search(l):
+                continue
+            files = None
+            for f in lines[i + 1:i + 6]:
+                body = re.sub(r"^\[\s*\d+\.\d+\]", "", f).strip()
+                if not body:
+                    continue
+                files = SRC_RE.findall(body) or None
+                break
+            got.append(files)
+        return got
+
+    def classify(self, text, head):
+        key = " / ".join(re.sub(r"\+0x[0-9a-f]+/0x[0-9a-f]+", "", x).strip()
+                         for x in head.group(2).split(" / "))
+        key = "%s in %s" % (head.group(1), key)
+        accesses = self.access_files(text)
+        # an access the symbolizer could not place counts as the series'
+        series = not accesses or any(
+            f is None or any(x in self.series for x in f) for f in accesses)
+        files = sorted({x for f in accesses if f for x in f})
+        self.reports.append(("series" if series else "base", key, files, text))
+        return series
+
+    def report(self, res, tag):
+        mine = [r for r in self.reports if r[0] == "series"]
+        base = [r for r in self.reports if r[0] == "base"]
+        res.add("kcsan", "series-code" + tag, FAIL if mine else PASS,
+                "%d KCSAN reports with an access in the series' files, %d in the base's"
+                % (len(mine), len(base)))
+        for _, key, files, _ in base:
+            res.notes.append("KCSAN%s, base code: %s (%s)" % (tag, key, " ".join(files)))
+        if self.out:
+            with open(self.out, "a") as f:
+                for where, key, files, _ in self.reports:
+                    f.write("%s\t%s\t%s\t%s\n" % (where, tag.lstrip(":"), key, " ".join(files)))
+        self.reports = []
+
+
+def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan=None):
     splats = []
     dropped = []
+    skip_to = -1
     for i, line in enumerate(lines):
+        if i <= skip_to:
+            continue
+        head = KCSAN_HEAD_RE.search(line) if kcsan else None
+        if head:
+            end = next((j for j in range(i + 1, min(len(lines), i + 200))
+                        if KCSAN_END_RE.search(lines[j])), min(len(lines), i + 60))
+            text = "\n".join(lines[i:end])
+            sym = symbolize(text, tree, vmlinux)[0] if tree else text
+            if kcsan.classify(sym, head):
+                splats.append(i)
+            skip_to = end
+            continue
         if SPLAT_RE.search(line) or WARNING_LINE_RE.search(line):
             splats.append(i)
         m = DROPPED_RE.search(line)
@@ -785,6 +859,8 @@ def main():
     ap.add_argument("--expected-results",
                     help="the results each part must print (tests/expected-results.txt)")
     ap.add_argument("--lane", default="test", help="the lane, for --expected-results")
+    ap.add_argument("--flavour", help="the guests' kernel (test, debug, kcsan); "
+                    "default: debug in lane debug, test otherwise")
     ap.add_argument("--host", action="append", default=[], help="host FTX-RESULT file")
     ap.add_argument("--no-kunit", action="store_true")
     # the console of a guest booted with a kunit.filter_glob that matches
@@ -793,11 +869,17 @@ def main():
     ap.add_argument("--kmemleak-symbols",
                     help="functions whose leaks fail the run (one per line)")
     ap.add_argument("--vmlinux", help="the guests' vmlinux, to symbolize kernel reports")
+    ap.add_argument("--kcsan-series-files",
+                    help="the files the series adds or changes: a KCSAN report with an "
+                    "access in one of them fails the run, the others are listed")
+    ap.add_argument("--kcsan-out", help="write each KCSAN report's verdict, key and files here")
     ap.add_argument("--demo", action="store_true",
                     help="make run: scan the consoles for kernel reports and the demo's "
                     "exit status only (the demo prints no results)")
     ap.add_argument("--summary-json")
     args = ap.parse_args()
+    if not args.flavour:
+        args.flavour = "debug" if args.lane == "debug" else "test"
 
     res = Results()
     skips = ExpectedSkips(args.expected_skips, res)
@@ -815,6 +897,11 @@ def main():
         xfail = read_xfail(args.xfail)
         seen = set()
         syms = set(read_lines(args.kmemleak_symbols)) if args.kmemleak_symbols else None
+        kcsan = None
+        if args.kcsan_series_files:
+            if args.kcsan_out:
+                open(args.kcsan_out, "w").close()
+            kcsan = Kcsan(args.kcsan_series_files, args.kcsan_out)
         for i, con in enumerate(args.console):
             tag = ":" + os.path.basename(con).rsplit(".", 1)[0] if len(args.console) > 1 else ""
             results = args.results[i] if i < len(args.results) else None
@@ -838,12 +925,14 @@ def main():
             # a guest that skipped them proved less than it says
             want_end = []
             if args.expect_parts:
-                want_end = ["not-tainted"] + (["lockdep-on"] if args.lane == "debug" else [])
+                want_end = ["not-tainted"] + (["lockdep-on"] if args.flavour == "debug" else [])
             for w in want_end:
                 if rlines and not any(re.match(r"FTX-RESULT kernel %s(:\S+)? " % w, l) for l in rlines):
                     res.add("kernel", w + "-checked" + tag, FAIL,
                             "the guest printed no 'kernel %s' result" % w)
-            scan_console(clines, res, True, tag, args.tree, args.vmlinux)
+            scan_console(clines, res, True, tag, args.tree, args.vmlinux, kcsan)
+            if kcsan:
+                kcsan.report(res, tag)
             if syms is not None:
                 km = parse_kmemleak(rlines, res, syms, tag)
                 if any(KMEMLEAK_OFF_RE.search(l) for l in clines):

@@ -10,11 +10,21 @@
 #   scripts/run-lane.sh base    make test BASE=1: the pristine base with an
 #                               empty series, ftracetest only; fails unless
 #                               tests/ftracetest-base-failures.txt is exact
+#   scripts/run-lane.sh mttcg   make test-mttcg: multi-threaded TCG, one host
+#                               thread a vCPU, one guest at a time; the
+#                               series' KUnit suites, its .tc tests
+#                               (guest/ftracetest-mttcg.list), the stress
+#                               scenarios and the fuzzer
 # Variables:
 #   ONLY=part[,part]  run a subset (test and base lanes), each part in the
 #                     guest the table gives it
 #   TIMEOUT=seconds   guest time limit (test 1500, debug 2700; times REPEAT)
-#   STRESS=seconds    the stress driver's time in the debug lane (10)
+#   STRESS=seconds    the stress driver's time in the debug and mttcg lanes
+#   FLAVOUR=f         the kernel of the mttcg lane: test (default), debug
+#                     (lockdep, KASAN, kmemleak) or kcsan (KCSAN)
+#   SMP=n             the vCPUs of the mttcg lane's guests (2)
+#   SOAK=seconds      the mttcg lane repeats its guests' test parts until
+#                     this much time has passed in each (make soak)
 #   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
 #   REPEAT=N          run each guest test part N times in its boot (with
 #                     ONLY=stress: does the stress oracle hold every time?)
@@ -33,7 +43,25 @@ debug)
 	# before its lack of progress is reported (configs/debug.config)
 	cmdline="ftx.lane=debug ftx.stress=${STRESS:-10} workqueue.watchdog_thresh=60"
 	;;
-*) die "unknown lane '$lane' (test, debug or base)" ;;
+mttcg)
+	flavour=${FLAVOUR:-test}
+	case $flavour in
+	test) tmo=${TIMEOUT:-1500} cmdline="ftx.lane=mttcg ftx.stress=${STRESS:-30}" ;;
+	debug | kcsan)
+		tmo=${TIMEOUT:-2700}
+		cmdline="ftx.lane=mttcg ftx.stress=${STRESS:-30} workqueue.watchdog_thresh=60"
+		;;
+	*) die "FLAVOUR=$flavour: the mttcg lane boots test, debug or kcsan" ;;
+	esac
+	if [ -n "${SOAK:-}" ]; then
+		case $SOAK in
+		'' | *[!0-9]*) die "SOAK=$SOAK: seconds" ;;
+		esac
+		cmdline="$cmdline ftx.soak=$SOAK"
+		[ -n "${TIMEOUT:-}" ] || tmo=$((tmo + SOAK))
+	fi
+	;;
+*) die "unknown lane '$lane' (test, debug, base or mttcg)" ;;
 esac
 cmdline="$cmdline $(fuzz_seed_arg)${REPEAT:+ ftx.repeat=$REPEAT}"
 # each part runs REPEAT times: so may the guest, unless TIMEOUT says
@@ -52,7 +80,7 @@ t0=$(now)
 # run nothing and pass. The parser fails every planned part that did not run.
 parts=$LOGDIR/parts-$lane.txt
 plan=$LOGDIR/plan-$lane.txt
-expand_parts "$flavour" "$(known_parts | grep -v : | paste -sd,)" >"$parts"
+expand_parts "$lane" "$(known_parts | grep -v : | paste -sd,)" >"$parts"
 [ -z "${ONLY:-}" ] || check_parts ONLY "$ONLY"
 "$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$lane" \
 	--parts "$parts" ${ONLY:+--only "$ONLY"} >"$plan" || die "no plan for lane $lane"
@@ -89,12 +117,13 @@ debug)
 	"$TOP/scripts/build-kernel.sh" debug
 	;;
 base) "$TOP/scripts/build-kernel.sh" test ;;
+mttcg) "$TOP/scripts/build-kernel.sh" "$flavour" ;;
 esac
 "$TOP/scripts/mkinitramfs.sh" "$flavour"
 OBJ=$(obj_dir "$flavour")
 
 extra=()
-if [ "$lane" = debug ]; then
+if [ "$flavour" = debug ]; then
 	# symbols of the code whose leaks fail the run: kernel/trace, the
 	# samples and the series' modules
 	{ find "$OBJ/kernel/trace" -name '*.o' ! -name 'built-in.a'; find "$OBJ" -name '*.ko'; } |
@@ -103,6 +132,12 @@ if [ "$lane" = debug ]; then
 	extra+=(--kmemleak-symbols "$LOGDIR/kmemleak-symbols.txt")
 fi
 [ "$lane" = base ] && extra+=(--xfail-exact)
+# KCSAN's reports: those whose racing accesses are in a file the series
+# adds or changes fail the run, the others are listed (parse-results.py)
+if [ "$flavour" = kcsan ]; then
+	git -C "$TREE" diff --name-only base HEAD >"$LOGDIR/series-files.txt"
+	extra+=(--kcsan-series-files "$LOGDIR/series-files.txt" --kcsan-out "$LOGDIR/kcsan-reports-$lane.txt")
+fi
 
 # CI's deadline (.ci/run): the guests end in time for the parse below to
 # give a verdict on whatever they printed
@@ -119,21 +154,27 @@ fi
 # are console-test-<guest>.log (test lane), console-test-<lane>-<guest>.log
 tagpfx=
 [ "$lane" = test ] || tagpfx=$lane-
-name=test${tagpfx:+-$lane}
+[ "$lane" = mttcg ] && tagpfx=$lane-$flavour-
+name=test${tagpfx:+-${tagpfx%-}}
 rm -f "$LOGDIR/console-test-$tagpfx"?.log "$LOGDIR/results-test-$tagpfx"?.log
 # one KVM probe (if any) before the guests start
 TAG=probe "$TOP/scripts/qemu-run.sh" "$flavour" probe 60 >/dev/null
 s=$(now)
 pids=()
 parse_args=()
+qrc=0
 while read -r guest qemu guest_parts; do
-	env=(TAG="$tagpfx$guest")
+	env=(TAG="$tagpfx$guest") alone=0
 	for o in ${qemu//,/ }; do
 		case $o in
 		-) ;;
 		mem=*) env+=(MEM="${o#mem=}") ;;
 		smp=*) env+=(SMP="${o#smp=}") ;;
 		icount) env+=(ICOUNT=1 SMP=1) ;;
+		# one host thread a vCPU: the guest needs the host's cores to
+		# itself, so it runs alone (after the guests before it, and
+		# the next starts after it)
+		mttcg) env+=(TCG_THREAD=multi KVM=0) alone=1 ;;
 		*) die "tests/lanes.list: unknown qemu option '$o' for guest $guest" ;;
 		esac
 	done
@@ -144,13 +185,23 @@ while read -r guest qemu guest_parts; do
 	*,kunit,*) kunit= ;;
 	esac
 	[ -z "$kunit" ] || parse_args+=(--skip-kunit "$LOGDIR/console-test-$tagpfx$guest.log")
+	# a guest that runs alone starts when the others have ended
+	if [ "$alone" = 1 ]; then
+		for p in "${pids[@]}"; do
+			wait "$p" || qrc=1
+		done
+		pids=()
+	fi
 	(env "${env[@]}" "$TOP/scripts/qemu-run.sh" "$flavour" test "$tmo" \
 		"$cmdline $kunit ftx.shard=$guest ftx.only=$guest_parts" 2>&1 | sed -u "s/^/[$guest] /") &
-	pids+=($!)
+	if [ "$alone" = 1 ]; then
+		wait "$!" || qrc=1
+	else
+		pids+=($!)
+	fi
 	parse_args+=(--console "$LOGDIR/console-test-$tagpfx$guest.log"
 		--results "$LOGDIR/results-test-$tagpfx$guest.log")
 done <"$plan"
-qrc=0
 for p in "${pids[@]}"; do
 	wait "$p" || qrc=1
 done
@@ -164,13 +215,20 @@ if [ "$lane" = test ] && grep -qs "^FTX-RESULT mmap-record " "$LOGDIR"/results-t
 	phase_done kernelshark "$s"
 fi
 
+# the results the parts print depend on the kernel: the mttcg lane's are
+# those of the lane of its flavour (tests/expected-results.txt)
+rlane=$lane
+if [ "$lane" = mttcg ]; then
+	rlane=debug
+	[ "$flavour" = test ] && rlane=test
+fi
 s=$(now)
 prc=0
 "$TOP/scripts/parse-results.py" --tree "$KTREE" "${parse_args[@]}" \
 	--xfail "$xfail" \
 	--expected-skips "$TOP/tests/expected-skips.txt" \
 	--expect-parts "$parts" \
-	--expected-results "$TOP/tests/expected-results.txt" --lane "$lane" \
+	--expected-results "$TOP/tests/expected-results.txt" --lane "$rlane" --flavour "$flavour" \
 	--vmlinux "$OBJ/vmlinux" \
 	"${host[@]}" "${extra[@]}" \
 	--summary-json "$LOGDIR/summary-$name.json" >"$LOGDIR/summary-$name.txt" || prc=$?

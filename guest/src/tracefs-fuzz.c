@@ -16,8 +16,9 @@
  * EINVAL/ENOMEM. Anything else is counted as unexpected. The same SEED
  * gives the same operations.
  *
- * Prints one line per file ("FILE ops N ok N ERRNO N ... unexpected N")
- * and a last line "unexpected N". Exit status 0 if N is 0, 1 otherwise,
+ * Prints one line per file ("FILE ops N ok N ERRNO N ... unexpected N
+ * ms N", the last the time its operations took) and a last line
+ * "unexpected N". Exit status 0 if N is 0, 1 otherwise,
  * 2 on usage errors.
  */
 #define _GNU_SOURCE
@@ -29,6 +30,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_FILES	32
@@ -41,6 +43,7 @@ struct target {
 	long		ops, ok;
 	long		err[NR_ERRNOS];
 	long		unexpected;
+	long long	ns;
 };
 
 static unsigned long long rng;
@@ -301,15 +304,22 @@ int main(int argc, char **argv)
 		}
 	}
 
-	for (i = 0; i < ops; i++)
-		one_op(&t[rnd(n)]);
+	for (i = 0; i < ops; i++) {
+		struct target *cur = &t[rnd(n)];
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		one_op(cur);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		cur->ns += (t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec;
+	}
 
 	for (a = 0; a < n; a++) {
 		printf("%s ops %ld ok %ld", t[a].path, t[a].ops, t[a].ok);
 		for (e = 0; e < NR_ERRNOS; e++)
 			if (t[a].err[e])
 				printf(" %s %ld", errname(e) ? errname(e) : "E?", t[a].err[e]);
-		printf(" unexpected %ld\n", t[a].unexpected);
+		printf(" unexpected %ld ms %lld\n", t[a].unexpected, t[a].ns / 1000000);
 		unexpected += t[a].unexpected;
 	}
 	printf("unexpected %ld\n", unexpected);

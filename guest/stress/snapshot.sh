@@ -70,7 +70,8 @@ if [ "$MODE" = percpu ]; then
 fi
 
 # writers, one per CPU, in bursts of numbered markers until the deadline
-end=$(($(secs) + DUR))
+wt0=$(secs)
+end=$((wt0 + DUR))
 writer() { # cpu first-burst
 	b=$2
 	while [ "$(secs)" -lt $end ]; do
@@ -97,6 +98,7 @@ while kill -0 $w0 2>/dev/null || kill -0 $w1 2>/dev/null; do
 	sleep 0.05
 done
 wait $w0 $w1
+wt1=$(secs)
 if [ "$MODE" = percpu ]; then
 	trig=$(grep -o 'snapshot:count=[0-9]*' $I/events/timer/hrtimer_expire_entry/trigger || echo none)
 	echo '!snapshot' >$I/events/timer/hrtimer_expire_entry/trigger
@@ -149,6 +151,9 @@ echo "attempted $((bursts * BURST)), written $written, refused $refused, read $r
 	head -20 /tmp/ss-refused
 }
 echo "snapshot write results: $(sort /tmp/ss-swaps | uniq -c | tr '\n' ' ')"
+# the throughput, for make bench's table of single- against multi-threaded
+# TCG (scripts/make-bench.sh)
+emit "FTX-STRESS-COUNT $S secs=$((wt1 - wt0)) written=$written read=$read_unique lost=$lost swaps=$swaps"
 echo "read by trace_pipe $(grep -c 'w[01]b' /tmp/ss-tp), by snapshot_pipe $(grep -c 'w[01]b' /tmp/ss-sp)"
 [ "$MODE" = percpu ] && echo "trigger left: $trig (snapshot:count=400 at the start)"
 

@@ -1,0 +1,45 @@
+#!/bin/bash
+# make soak: the fuzzer and the stress scenarios, round after round, on
+# multi-threaded TCG (one host thread a vCPU), for DURATION seconds on each
+# kernel of FLAVOURS, with the oracles and the console scan of the lanes.
+#   DURATION=seconds  per kernel (600)
+#   FLAVOURS="..."    the kernels (debug kcsan): debug has lockdep, KASAN
+#                     and kmemleak, kcsan the concurrency sanitizer
+#   SMP=n             vCPUs (2)
+#   STRESS=seconds    one stress round's time (30)
+#   FUZZ_SEED=N       replay: every round's fuzzers start from this seed
+# Each round's fuzzer seeds are printed; FUZZ_SEED replays them with
+# make test ONLY=fuzz-tracefs or make soak. Ends with the totals: rounds,
+# fuzzer operations and their rate, stress seconds, kernel reports.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+duration=${DURATION:-600}
+case $duration in
+'' | *[!0-9]*) die "DURATION=$duration: seconds" ;;
+esac
+rc=0
+totals=()
+for f in ${FLAVOURS:-debug kcsan}; do
+	info "soak: $f kernel, ${duration}s, multi-threaded TCG, ${SMP:-2} vCPUs"
+	r=0
+	FLAVOUR=$f SOAK=$duration ONLY=stress,fuzz-tracefs "$TOP/scripts/run-lane.sh" mttcg || r=$?
+	[ $r -eq 0 ] || rc=1
+	res=$LOGDIR/results-test-mttcg-$f-a.log
+	con=$LOGDIR/console-test-mttcg-$f-a.log
+	# FTX-FUZZ ops=N seeds=A,B ...; FTX-STRESS seconds=N; FTX-TIME part secs
+	ops=$(sed -nE 's/^FTX-FUZZ ops=([0-9]+).*/\1/p' "$res" | awk '{s += $1} END {print s + 0}')
+	fuzz_secs=$(awk '$1 == "FTX-TIME" && $2 == "fuzz-tracefs" {s += $3} END {print s + 0}' "$res")
+	stress_secs=$(sed -nE 's/^FTX-STRESS seconds=([0-9]+).*/\1/p' "$res" | awk '{s += $1} END {print s + 0}')
+	rounds=$(sed -nE 's/^FTX-SOAK-END rounds=([0-9]+).*/\1/p' "$res")
+	seeds=$(sed -nE 's/^FTX-FUZZ .*seeds=([0-9,]+).*/\1/p' "$res" | paste -sd' ')
+	reports=$(grep -cE '\] (BUG: |WARNING: |INFO: |Oops: |general protection)' "$con" || true)
+	rate=0
+	[ "$fuzz_secs" -gt 0 ] && rate=$(awk -v o="$ops" -v s="$fuzz_secs" 'BEGIN {printf "%.1f", o / s}')
+	line="$f: ${rounds:-0} rounds, $ops fuzzer operations in ${fuzz_secs}s ($rate/s), ${stress_secs}s of stress, $reports kernel report lines, lane exit $r; seeds: ${seeds:-none}"
+	totals+=("$line")
+done
+echo
+echo "soak totals (DURATION=${duration}s a kernel):"
+printf '  %s\n' "${totals[@]}"
+exit $rc
