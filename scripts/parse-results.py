@@ -700,61 +700,79 @@ def symbolize(text, tree, vmlinux):
 KCSAN_HEAD_RE = re.compile(r"\[\s*\d+\.\d+\]\s+BUG: KCSAN: ([\w-]+) in (.*)")
 KCSAN_ACCESS_RE = re.compile(r"(?:read|write)[^:]* to 0x[0-9a-f]+ of \d+ bytes by .* on cpu \d+:")
 KCSAN_END_RE = re.compile(r"\[\s*\d+\.\d+\]\s+={20,}")
-SRC_RE = re.compile(r"\(?([\w./-]+\.[ch]):\d+")
+SRC_RE = re.compile(r"\(?([\w./-]+\.[ch]):(\d+)")
+HUNK_RE = re.compile(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@")
+
+
+def series_lines(diff_path):
+    """{file: set of line numbers} the series adds or changes, from
+    'git diff -U0 base HEAD'."""
+    lines = collections.defaultdict(set)
+    cur = None
+    for l in read_lines(diff_path):
+        if l.startswith("+++ "):
+            cur = l[6:] if l.startswith("+++ b/") else None
+            continue
+        m = HUNK_RE.match(l)
+        if m and cur:
+            start, count = int(m.group(1)), int(m.group(2) or "1")
+            lines[cur].update(range(start, start + count))
+    return lines
 
 
 class Kcsan:
     """KCSAN's reports, sorted by the code of the racing accesses: a report
-    with an access in a file the series adds or changes fails the run, the
+    with an access at a line the series adds or changes fails the run, the
     others are the base's and are listed (configs/kcsan.config)."""
 
-    def __init__(self, series_files, out):
-        self.series = {l.strip() for l in read_lines(series_files) if l.strip()}
+    def __init__(self, series_diff, out):
+        self.series = series_lines(series_diff)
         self.out = out
-        self.reports = []  # (where, key, files, text)
+        self.reports = []  # (where, key, places, text)
 
-    def access_files(self, text):
-        """The source files of each racing access's first frame (with its
-        inline chain), or None for an access whose frame is not symbolized."""
+    def access_places(self, text):
+        """The file:line places of each racing access's first frame (with
+        its inline chain), or None for an access whose frame is not
+        symbolized."""
         lines = text.split("\n")
         got = []
         for i, l in enumerate(lines):
             if not KCSAN_ACCESS_RE.search(l):
                 continue
-            files = None
+            places = None
             for f in lines[i + 1:i + 6]:
                 body = re.sub(r"^\[\s*\d+\.\d+\]", "", f).strip()
                 if not body:
                     continue
-                files = SRC_RE.findall(body) or None
+                places = [(x, int(n)) for x, n in SRC_RE.findall(body)] or None
                 break
-            got.append(files)
+            got.append(places)
         return got
 
     def classify(self, text, head):
         key = " / ".join(re.sub(r"\+0x[0-9a-f]+/0x[0-9a-f]+", "", x).strip()
                          for x in head.group(2).split(" / "))
         key = "%s in %s" % (head.group(1), key)
-        accesses = self.access_files(text)
+        accesses = self.access_places(text)
         # an access the symbolizer could not place counts as the series'
         series = not accesses or any(
-            f is None or any(x in self.series for x in f) for f in accesses)
-        files = sorted({x for f in accesses if f for x in f})
-        self.reports.append(("series" if series else "base", key, files, text))
+            p is None or any(n in self.series.get(f, ()) for f, n in p) for p in accesses)
+        places = sorted({"%s:%d" % x for p in accesses if p for x in p})
+        self.reports.append(("series" if series else "base", key, places, text))
         return series
 
     def report(self, res, tag):
         mine = [r for r in self.reports if r[0] == "series"]
         base = [r for r in self.reports if r[0] == "base"]
         res.add("kcsan", "series-code" + tag, FAIL if mine else PASS,
-                "%d KCSAN reports with an access in the series' files, %d in the base's"
-                % (len(mine), len(base)))
-        for _, key, files, _ in base:
-            res.notes.append("KCSAN%s, base code: %s (%s)" % (tag, key, " ".join(files)))
+                "%d KCSAN reports with an access at a line the series adds or changes, "
+                "%d in the base's code" % (len(mine), len(base)))
+        for _, key, places, _ in base:
+            res.notes.append("KCSAN%s, base code: %s (%s)" % (tag, key, " ".join(places)))
         if self.out:
             with open(self.out, "a") as f:
-                for where, key, files, _ in self.reports:
-                    f.write("%s\t%s\t%s\t%s\n" % (where, tag.lstrip(":"), key, " ".join(files)))
+                for where, key, places, _ in self.reports:
+                    f.write("%s\t%s\t%s\t%s\n" % (where, tag.lstrip(":"), key, " ".join(places)))
         self.reports = []
 
 
@@ -869,9 +887,9 @@ def main():
     ap.add_argument("--kmemleak-symbols",
                     help="functions whose leaks fail the run (one per line)")
     ap.add_argument("--vmlinux", help="the guests' vmlinux, to symbolize kernel reports")
-    ap.add_argument("--kcsan-series-files",
-                    help="the files the series adds or changes: a KCSAN report with an "
-                    "access in one of them fails the run, the others are listed")
+    ap.add_argument("--kcsan-series-diff",
+                    help="the series' 'git diff -U0 base HEAD': a KCSAN report with an "
+                    "access at a line it adds or changes fails the run, the others are listed")
     ap.add_argument("--kcsan-out", help="write each KCSAN report's verdict, key and files here")
     ap.add_argument("--demo", action="store_true",
                     help="make run: scan the consoles for kernel reports and the demo's "
@@ -898,10 +916,10 @@ def main():
         seen = set()
         syms = set(read_lines(args.kmemleak_symbols)) if args.kmemleak_symbols else None
         kcsan = None
-        if args.kcsan_series_files:
+        if args.kcsan_series_diff:
             if args.kcsan_out:
                 open(args.kcsan_out, "w").close()
-            kcsan = Kcsan(args.kcsan_series_files, args.kcsan_out)
+            kcsan = Kcsan(args.kcsan_series_diff, args.kcsan_out)
         for i, con in enumerate(args.console):
             tag = ":" + os.path.basename(con).rsplit(".", 1)[0] if len(args.console) > 1 else ""
             results = args.results[i] if i < len(args.results) else None

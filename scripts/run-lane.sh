@@ -132,11 +132,11 @@ if [ "$flavour" = debug ]; then
 	extra+=(--kmemleak-symbols "$LOGDIR/kmemleak-symbols.txt")
 fi
 [ "$lane" = base ] && extra+=(--xfail-exact)
-# KCSAN's reports: those whose racing accesses are in a file the series
-# adds or changes fail the run, the others are listed (parse-results.py)
+# KCSAN's reports: those with a racing access at a line the series adds
+# or changes fail the run, the others are listed (parse-results.py)
 if [ "$flavour" = kcsan ]; then
-	git -C "$TREE" diff --name-only base HEAD >"$LOGDIR/series-files.txt"
-	extra+=(--kcsan-series-files "$LOGDIR/series-files.txt" --kcsan-out "$LOGDIR/kcsan-reports-$lane.txt")
+	git -C "$TREE" diff -U0 base HEAD >"$LOGDIR/series.diff"
+	extra+=(--kcsan-series-diff "$LOGDIR/series.diff" --kcsan-out "$LOGDIR/kcsan-reports-$lane.txt")
 fi
 
 # CI's deadline (.ci/run): the guests end in time for the parse below to
