@@ -779,10 +779,10 @@ class Kcsan:
 def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan=None):
     splats = []
     dropped = []
-    skip_to = -1
     for i, line in enumerate(lines):
-        if i <= skip_to:
-            continue
+        # a KCSAN report's header alone decides it; the lines of its body
+        # are scanned as every other line (another CPU's report can land
+        # among them)
         head = KCSAN_HEAD_RE.search(line) if kcsan else None
         if head:
             end = next((j for j in range(i + 1, min(len(lines), i + 200))
@@ -791,7 +791,6 @@ def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan
             sym = symbolize(text, tree, vmlinux)[0] if tree else text
             if kcsan.classify(sym, head):
                 splats.append(i)
-            skip_to = end
             continue
         if SPLAT_RE.search(line) or WARNING_LINE_RE.search(line):
             splats.append(i)

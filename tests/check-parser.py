@@ -144,6 +144,9 @@ CASES = [
          passes=[("kcsan", r"series-code", r"^0 KCSAN reports with an access at a line the series "
                   r"adds or changes, 1 in the base's code$")],
          notes=[r"KCSAN, base code: data-race in filemap_read / folio_mark_accessed"]),
+    # a WARNING printed among the lines of a base KCSAN report still fails
+    Case("kcsan-interleaved", args=["--kcsan-series-diff", "series.diff"],
+         fails=[("console", r"no-kernel-splat", r"1 kernel report.*WARNING: CPU: 1 PID: 231")]),
     # the list of each part's results (tests/expected-results.txt) against
     # what ran, in a small tree of ftracetest files (FAKE_TREE)
     Case("expected-results", tree="fake",
