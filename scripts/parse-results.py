@@ -924,7 +924,9 @@ def main():
             results = args.results[i] if i < len(args.results) else None
             clines = read_lines(con)
             if args.demo:
-                scan_console(clines, res, True, tag, args.tree, args.vmlinux)
+                scan_console(clines, res, True, tag, args.tree, args.vmlinux, kcsan)
+                if kcsan:
+                    kcsan.report(res, tag)
                 continue
             rlines = read_lines(results)
             # KUnit runs at the boot of the guest given part kunit (every

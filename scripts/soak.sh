@@ -33,10 +33,15 @@ for f in ${FLAVOURS:-debug kcsan}; do
 	stress_secs=$(sed -nE 's/^FTX-STRESS seconds=([0-9]+).*/\1/p' "$res" | awk '{s += $1} END {print s + 0}')
 	rounds=$(sed -nE 's/^FTX-SOAK-END rounds=([0-9]+).*/\1/p' "$res")
 	seeds=$(sed -nE 's/^FTX-FUZZ .*seeds=([0-9,]+).*/\1/p' "$res" | paste -sd' ')
-	reports=$(grep -cE '\] (BUG: |WARNING: |INFO: |Oops: |general protection)' "$con" || true)
+	reports=$(grep -E '\] (BUG: |WARNING: |INFO: |Oops: |general protection)' "$con" | grep -vc 'BUG: KCSAN: ' || true)
+	kcsan=
+	if [ "$f" = kcsan ]; then
+		k=$LOGDIR/kcsan-reports-mttcg.txt
+		kcsan=", KCSAN reports: $(grep -c '^series' "$k" || true) at the series' lines, $(grep -c '^base' "$k" || true) in the base's code"
+	fi
 	rate=0
 	[ "$fuzz_secs" -gt 0 ] && rate=$(awk -v o="$ops" -v s="$fuzz_secs" 'BEGIN {printf "%.1f", o / s}')
-	line="$f: ${rounds:-0} rounds, $ops fuzzer operations in ${fuzz_secs}s ($rate/s), ${stress_secs}s of stress, $reports kernel report lines, lane exit $r; seeds: ${seeds:-none}"
+	line="$f: ${rounds:-0} rounds, $ops fuzzer operations in ${fuzz_secs}s ($rate/s), ${stress_secs}s of stress, $reports other kernel report lines$kcsan, lane exit $r; seeds: ${seeds:-none}"
 	totals+=("$line")
 done
 echo
