@@ -121,6 +121,16 @@ fuzz_seed_arg() {
 	echo "ftx.fuzzseed=$FUZZ_SEED"
 }
 
+# fuzz_ops_arg: the kernel command line word that sets each fuzzer's
+# operation count when FUZZ_OPS is set (2000, 300 on the debug kernel)
+fuzz_ops_arg() {
+	[ -n "${FUZZ_OPS:-}" ] || return 0
+	case $FUZZ_OPS in
+	'' | *[!0-9]* | 0) die "FUZZ_OPS=$FUZZ_OPS: a count of operations, one fuzzer's" ;;
+	esac
+	echo "ftx.fuzzops=$FUZZ_OPS"
+}
+
 # known_parts: the parts a guest can run, one a line: kunit (the built-in
 # KUnit suites, run at boot), guest/run-tests.sh's test scripts, ftracetest
 # and each category of the tree's ftracetest (trigger/inter-event runs

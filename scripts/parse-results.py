@@ -107,6 +107,10 @@ class Results:
         self.times = {}  # suite -> seconds
         self.notes = []
         self.part_results = {}  # part -> the result ids it printed
+        # make soak: part -> {round: the result ids it printed that round}
+        self.round_results = {}
+        self.soak_round = 0   # the round running (0: none, or it ended)
+        self.soak_rounds = 0  # the rounds begun
 
     def add(self, suite, name, status, detail=""):
         self.cases.append((suite, name, status, detail))
@@ -224,6 +228,15 @@ def check_expected_results(path, lane, tree, parts_path, res, runs):
         extra = sorted(set(got) - exp) if exp else []
         if missing:
             problems.append("%d missing: %s" % (len(missing), ", ".join(missing[:12])))
+        # make soak: each round prints them all, not just the rounds together
+        rounds = res.round_results.get(part, {})
+        for r in range(1, res.soak_rounds + 1 if rounds else 0):
+            if r not in rounds:
+                problems.append("round %d: did not run" % r)
+                continue
+            lost = sorted(exp - set(rounds[r]))
+            if lost and not missing:
+                problems.append("round %d: %d missing: %s" % (r, len(lost), ", ".join(lost[:12])))
         if extra:
             problems.append("%d not in %s (add them, with the lanes that print them): %s"
                             % (len(extra), name, ", ".join(extra[:12])))
@@ -468,6 +481,8 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
     def filed(test):
         key = ("ftracetest:" + run.cat) if run is not None else (part or "-")
         res.part_results.setdefault(key, []).append(test)
+        if res.soak_round:
+            res.round_results.setdefault(key, {}).setdefault(res.soak_round, []).append(test)
 
     for n, line in enumerate(lines, 1):
         if failed is not None and (line.startswith("FTX-") or FT_LINE.match(line)
@@ -501,6 +516,12 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
             continue
         m = re.match(r"FTX-(FUZZ|STRESS|STRESS-COUNT|SOAK-ROUND|SOAK-END) (.*)", line)
         if m:
+            r = re.match(r"FTX-SOAK-ROUND (\d+) ", line)
+            if r:
+                res.soak_round = int(r.group(1))
+                res.soak_rounds = max(res.soak_rounds, res.soak_round)
+            elif line.startswith("FTX-SOAK-END"):
+                res.soak_round = 0
             res.notes.append("%s: %s" % (m.group(1).lower(), m.group(2)))
             continue
         if line.startswith("FTX-RESULT"):
@@ -522,6 +543,8 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
         if m:
             part = m.group(1)
             res.part_results.setdefault(part, [])
+            if res.soak_round:
+                res.round_results.setdefault(part, {}).setdefault(res.soak_round, [])
             continue
         m = re.match(r"FTX-TIME (\S+) (\d+)$", line)
         if m:

@@ -26,6 +26,8 @@
 #   SOAK=seconds      the mttcg lane repeats its guests' test parts until
 #                     this much time has passed in each (make soak)
 #   FUZZ_SEED=N       replay the fuzzer's seeds of an earlier run (printed)
+#   FUZZ_OPS=N        each of the two fuzzers' operations (2000; 300 on the
+#                     debug kernel)
 #   REPEAT=N          run each guest test part N times in its boot (with
 #                     ONLY=stress: does the stress oracle hold every time?)
 set -euo pipefail
@@ -63,7 +65,7 @@ mttcg)
 	;;
 *) die "unknown lane '$lane' (test, debug, base or mttcg)" ;;
 esac
-cmdline="$cmdline $(fuzz_seed_arg)${REPEAT:+ ftx.repeat=$REPEAT}"
+cmdline="$cmdline $(fuzz_seed_arg) $(fuzz_ops_arg)${REPEAT:+ ftx.repeat=$REPEAT}"
 # each part runs REPEAT times: so may the guest, unless TIMEOUT says
 if [ -z "${TIMEOUT:-}" ] && [ "${REPEAT:-1}" -gt 1 ]; then
 	tmo=$((tmo * REPEAT))

@@ -8,6 +8,8 @@
 #   SMP=n             vCPUs (2)
 #   STRESS=seconds    one stress round's time (30)
 #   FUZZ_SEED=N       replay: every round's fuzzers start from this seed
+#   FUZZ_OPS=N        each fuzzer's operations in a round (2000; 300 on
+#                     the debug kernel)
 # Each round's fuzzer seeds are printed; FUZZ_SEED replays them with
 # make test ONLY=fuzz-tracefs or make soak. Ends with the totals: rounds,
 # fuzzer operations and their rate, stress seconds, kernel reports.

@@ -173,6 +173,13 @@ CASES = [
     Case("host-text", args=["--host", "host.txt"],
          fails=[("harness", r"result-lines-parse:.*host\.txt", r"1 lines .*'FTX-RESULT static  FAIL empty name'")]),
     # the list of results is missing: that is no pass
+    # make soak: each round prints each result, not only the rounds together
+    Case("soak-rounds", tree="fake",
+         args=["--expect-parts", "parts.txt", "--expected-results", "expected.txt"],
+         fails=[("expected-results", r"samples", r"^round 2: 1 missing: samples:instance-removed$")]),
+    Case("soak-rounds-exact", tree="fake",
+         args=["--expect-parts", "parts.txt", "--expected-results", "expected.txt"],
+         passes=[("expected-results", r"all-present", r"3 parts")]),
     Case("expected-results-missing", tree="fake",
          args=["--expect-parts", "parts.txt", "--expected-results", "no-such-list.txt"],
          fails=[("expected-results", r"list", r"no-such-list\.txt does not exist")]),

@@ -18,9 +18,11 @@ S=fuzz-tracefs
 # ftx.fuzzseed=N on the kernel command line (make test FUZZ_SEED=N)
 # replays a run.
 SEED=
+OPS=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	ftx.fuzzseed=*) SEED=${arg#ftx.fuzzseed=} ;;
+	ftx.fuzzops=*) OPS=${arg#ftx.fuzzops=} ;;
 	esac
 done
 [ -n "$SEED" ] || SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
@@ -28,10 +30,15 @@ case $SEED in
 '' | *[!0-9]*) result $S seed FAIL "ftx.fuzzseed=$SEED is not a number"; exit 0 ;;
 esac
 # The debug kernel runs the fuzzers some 18 times slower (33 s against
-# 591 s): fewer operations there keep the debug lane inside CI's time
-ops=2000
-[ "$(cat /etc/ftrace-ext-flavour)" = debug ] && ops=300
-OPS=${FUZZ_OPS:-$ops}
+# 591 s): fewer operations there keep the debug lane inside CI's time.
+# ftx.fuzzops=N (FUZZ_OPS=N on the host) sets the count.
+if [ -z "$OPS" ]; then
+	OPS=2000
+	[ "$(cat /etc/ftrace-ext-flavour)" = debug ] && OPS=300
+fi
+case $OPS in
+*[!0-9]* | 0) result $S ops FAIL "ftx.fuzzops=$OPS is not a count"; exit 0 ;;
+esac
 T=$TRACEFS
 I=$T/instances/fuzz
 mkdir $I || { result $S setup FAIL "mkdir $I"; exit 0; }
