@@ -5,10 +5,15 @@
 # trace_array_printk line (1 s after it started) came: the timer fired
 # early. (6.1's sample calls add_timer() on a timer whose expiry is 0, long
 # past, before mod_timer() sets it: a tick in between fires it at once.)
-# Prints "FTX-SAMPLE-TIMER loads=N early=M"; fails when M > 0.
+# ftx.loads=N loads (100). Prints "FTX-SAMPLE-TIMER loads=N early=M"; fails when M > 0.
 . /guest/lib.sh
 
-N=${SAMPLE_LOADS:-100}
+N=100
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	ftx.loads=*) N=${arg#ftx.loads=} ;;
+	esac
+done
 inst=$TRACEFS/instances/sample-instance
 early=0
 loads=0
