@@ -12,7 +12,8 @@
 #                     the debug kernel)
 # Each round's fuzzer seeds are printed; FUZZ_SEED replays them with
 # make test ONLY=fuzz-tracefs or make soak. Ends with the totals: rounds,
-# fuzzer operations and their rate, stress seconds, kernel reports.
+# fuzzer operations and their rate, stress seconds (under load, a scenario,
+# the part's wall time), kernel reports.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -33,6 +34,15 @@ for f in ${FLAVOURS:-debug kcsan}; do
 	ops=$(sed -nE 's/^FTX-FUZZ ops=([0-9]+).*/\1/p' "$res" | awk '{s += $1} END {print s + 0}')
 	fuzz_secs=$(awk '$1 == "FTX-TIME" && $2 == "fuzz-tracefs" {s += $3} END {print s + 0}' "$res")
 	stress_secs=$(sed -nE 's/^FTX-STRESS seconds=([0-9]+).*/\1/p' "$res" | awk '{s += $1} END {print s + 0}')
+	# The time under load: the snapshot scenario runs its three phases
+	# (FTX-STRESS-COUNT stress-snapshot-*) one after the other, STRESS
+	# seconds each, the other scenarios alongside its first; then those
+	# of stress/alone/ run (FTX-STRESS alone=). The stress part's wall
+	# time adds the oracles' checks of the output.
+	loaded=$(awk '($1 == "FTX-STRESS-COUNT" && $2 ~ /^stress-snapshot-/) || $1 == "FTX-STRESS" {
+		for (i = 2; i <= NF; i++) if ($i ~ /^(secs|alone)=/) { sub(/^[a-z]*=/, "", $i); s += $i } }
+		END {print s + 0}' "$res")
+	stress_wall=$(awk '$1 == "FTX-TIME" && $2 == "stress" {s += $3} END {print s + 0}' "$res")
 	rounds=$(sed -nE 's/^FTX-SOAK-END rounds=([0-9]+).*/\1/p' "$res")
 	seeds=$(sed -nE 's/^FTX-FUZZ .*seeds=([0-9,]+).*/\1/p' "$res" | paste -sd' ')
 	reports=$(grep -E '\] (BUG: |WARNING: |INFO: |Oops: |general protection)' "$con" | grep -vc 'BUG: KCSAN: ' || true)
@@ -43,7 +53,7 @@ for f in ${FLAVOURS:-debug kcsan}; do
 	fi
 	rate=0
 	[ "$fuzz_secs" -gt 0 ] && rate=$(awk -v o="$ops" -v s="$fuzz_secs" 'BEGIN {printf "%.1f", o / s}')
-	line="$f: ${rounds:-0} rounds, $ops fuzzer operations in ${fuzz_secs}s ($rate/s), ${stress_secs}s of stress, $reports other kernel report lines$kcsan, lane exit $r; seeds: ${seeds:-none}"
+	line="$f: ${rounds:-0} rounds, $ops fuzzer operations in ${fuzz_secs}s ($rate/s), ${loaded}s of stress under load (${stress_secs}s a scenario; the stress part ${stress_wall}s of wall time), $reports other kernel report lines$kcsan, lane exit $r; seeds: ${seeds:-none}"
 	totals+=("$line")
 done
 echo

@@ -59,6 +59,22 @@ check $S kernel-returns-documented "undocumented return values: $unexp" -- test 
 check $S kernel-ran "no kernel round ran" -- test "$rounds" -gt 0
 rmmod trace_instance_stress || result $S kernel-unload FAIL "rmmod failed"
 
+# A long run can be killed: a fatal signal to modprobe stops the threads
+# after their round and fails the load with EINTR. (It waited, unkillable,
+# for the whole run, which the hung-task detector reported in a soak.)
+# The kill comes once the thread runs: the init is at its wait, or on the
+# way to it with the signal pending.
+modprobe trace_instance_stress seconds=120 names=1 threads=1 prefix=killed &
+mp=$!
+wait_for 30 sh -c 'grep -q "^instance-stress" /proc/[0-9]*/comm 2>/dev/null' ||
+	echo "the module's thread did not show in 30 s: killing modprobe anyway"
+kill -9 $mp
+wait $mp
+check $S kernel-load-killable "modprobe was killed 120 s early, yet the module loaded" -- \
+	test ! -d /sys/module/trace_instance_stress
+rmmod trace_instance_stress 2>/dev/null
+wait_for 5 sh -c "rmdir $I/killed-0 2>/dev/null; test ! -d $I/killed-0"
+
 # What user space saw, by kind. Expected: EEXIST (mkdir of a name in use),
 # EBUSY (rmdir of an instance owned by the kernel or in use), ENOENT (dash:
 # "Directory nonexistent", busybox sh: "nonexistent directory") and ENODEV (the instance went away between

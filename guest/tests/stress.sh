@@ -44,12 +44,14 @@ done
 
 # Scenarios that need the machine to themselves: a race that needs a fast
 # writer, which the others would slow down too much to come up
+alone=0
 for s in /guest/stress/alone/*.sh; do
 	name=$(basename "$s" .sh)
 	t1=$(secs)
 	echo "stress scenario $name, alone"
 	sh "$s" || result stress "$name" FAIL "scenario exited with $?"
 	echo "stress scenario $name ended after $(($(secs) - t1)) s"
+	alone=$((alone + $(secs) - t1))
 done
 
 # Every scenario removed its tracers: their trampolines, and the sets the
@@ -68,4 +70,5 @@ if [ "$tramps_after" != "$tramps_before" ]; then
 fi
 check stress trampolines-none-left "$tramps_before function tracer trampolines before, $tramps_after after" -- \
 	test "$tramps_after" = "$tramps_before"
-emit "FTX-STRESS seconds=$STRESS_SECONDS"
+# seconds: each scenario's time; alone: what those of alone/ took
+emit "FTX-STRESS seconds=$STRESS_SECONDS alone=$alone"
