@@ -45,7 +45,7 @@ printf '%-30s %10s %10s %8s   %10s %10s %8s   %6s\n' phase "1T wr/s" "1T rd/s" "
 	"MT wr/s" "MT rd/s" "MT sw/s" "wr MT/1T"
 join <(rates single | sort) <(rates multi | sort) | while read -r k w1 r1 s1 w2 r2 s2; do
 	printf '%-30s %10s %10s %8s   %10s %10s %8s   %6s\n' "$k" "$w1" "$r1" "$s1" "$w2" "$r2" "$s2" \
-		"$(awk -v a="$w2" -v b="$w1" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}')"
+		"$(awk -v a="$w2" -v b="$w1" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')"
 done
 for mode in single multi; do
 	echo "$mode-threaded: $(tail -1 "$LOGDIR/summary-bench-stress-$mode.txt")"
