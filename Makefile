@@ -15,7 +15,8 @@
 #   make shell    boot the test kernel to an interactive shell
 #   make tree     build/linux: base commit (tag "base") + the series
 #   make series   regenerate patches/ from build/linux base..HEAD
-#   make check-bisect   build every prefix of the series (FROM=N: from patch N)
+#   make check-bisect   build every prefix of the series (FROM=N: from patch N;
+#                       ONLY=N,M: those prefixes only)
 #   make check-configs  build the series in configs without its dependencies
 #   make check-series   apply + checkpatch the series (host only)
 

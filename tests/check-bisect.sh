@@ -20,8 +20,11 @@ export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 fails=0 i=0 built=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
-	# FROM=N: start at patch N, the earlier prefixes having been checked
+	# FROM=N: start at patch N, the earlier prefixes having been checked;
+	# ONLY=N,M,...: just those prefixes (the patches a change touched and
+	# the ones after them)
 	[ "$i" -ge "${FROM:-1}" ] || continue
+	[ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$i,"* ]] || continue
 	git checkout -q "$c"
 	built=$((built + 1))
 	subj=$(git log -1 --format=%s "$c")
