@@ -12,9 +12,10 @@
 #                               tests/ftracetest-base-failures.txt is exact
 #   scripts/run-lane.sh mttcg   make test-mttcg: multi-threaded TCG, one host
 #                               thread a vCPU, one guest at a time; the
-#                               series' KUnit suites, its .tc tests
-#                               (guest/ftracetest-mttcg.list), the stress
-#                               scenarios and the fuzzer
+#                               series' KUnit suites, the stress
+#                               scenarios and the fuzzer (its .tc tests,
+#                               guest/ftracetest-mttcg.list, only where
+#                               tests/lanes.list gives this lane ftracetest)
 # Variables:
 #   ONLY=part[,part]  run a subset (test and base lanes), each part in the
 #                     guest the table gives it
