@@ -11,7 +11,10 @@ for arg in $(cat /proc/cmdline); do
 done
 cd /opt/ftracetest || exit 1
 rm -rf /tmp/repro-ftracetest
-[ -n "$tc" ] && [ -f "test.d/$tc" ] || { echo "ftracetest-one: no test '$tc' (ftx.tc=PATH under test.d)"; exit 1; }
+if [ -z "$tc" ] || [ ! -f "test.d/$tc" ]; then
+	echo "ftracetest-one: no test '$tc' (ftx.tc=PATH under test.d)"
+	exit 1
+fi
 ./ftracetest -l /tmp/repro-ftracetest "test.d/$tc" >/tmp/repro-ftracetest.out 2>&1
 rc=$?
 grep -E '^\[[0-9]+\]|# of (passed|failed)' /tmp/repro-ftracetest.out
