@@ -8,6 +8,7 @@
 #   KVM=auto (default) probe once whether /dev/kvm boots this kernel, and
 #            use it if so; KVM=0 never; KVM=1 always.
 #   TAG=name  suffix for the log names (guests run in parallel)
+#   BZIMAGE=path  another kernel image to boot with the flavour's initramfs
 #   ICOUNT=1 deterministic single-threaded TCG (-icount shift=0,sleep=off),
 #            for benchmarks: guest time then counts executed instructions.
 set -euo pipefail
@@ -20,7 +21,7 @@ shift 3 || shift $#
 extra="$*"
 
 OBJ=$(obj_dir "$flavour")
-KERNEL=$OBJ/arch/x86/boot/bzImage
+KERNEL=${BZIMAGE:-$OBJ/arch/x86/boot/bzImage}
 INITRD=$(initramfs_path "$flavour")
 [ -f "$KERNEL" ] || die "no kernel $KERNEL"
 [ -f "$INITRD" ] || die "no initramfs $INITRD"
