@@ -16,6 +16,8 @@
 #   QEMU_EXTRA="..."  more QEMU options, e.g. "-d nochain" (TCG: no direct
 #                     jumps between translated blocks)
 #   SMP=n             vCPUs (2)
+#   REPRO_ARGS="..."  more kernel command line for the script, e.g.
+#                     REPRO=ftracetest-one REPRO_ARGS=ftx.tc=ftrace/func-multiplex.tc
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -105,7 +107,7 @@ for a in $(seq "$attempts"); do
 		-kernel "$KERNEL" -initrd "$INITRD" -nic none -no-reboot -display none \
 		-monitor "unix:$mon,server,nowait" -serial "file:$con" -serial null \
 		${QEMU_EXTRA:-} \
-		-append "console=ttyS0,115200 panic=-1 ftx.mode=repro ftx.repro=$repro ftx.rounds=$rounds kunit.filter_glob=none softlockup_all_cpu_backtrace=1" \
+		-append "console=ttyS0,115200 panic=-1 ftx.mode=repro ftx.repro=$repro ftx.rounds=$rounds kunit.filter_glob=none softlockup_all_cpu_backtrace=1${REPRO_ARGS:+ $REPRO_ARGS}" \
 		</dev/null >/dev/null 2>&1 &
 	qpid=$!
 	verdict= last=$t0 seen=0 lastsize= grew=$t0
