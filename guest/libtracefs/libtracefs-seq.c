@@ -40,8 +40,8 @@
  *     every marker once, on its CPU, in time order; then per CPU.
  *  7. the raw iteration (a mapped one on this kernel), the same way.
  *  8. follow events, with CPU 0's buffer resized and restored, then the
- *     snapshot iteration again; and the snapshot iteration and the pipe
- *     with 8 KiB sub-buffers.
+ *     snapshot iteration again; and with 8 KiB sub-buffers, the
+ *     snapshot iteration (top level and instance) and the pipe.
  * -o runs one step only: read, percent, pipe, state, iterate, follow, 8k.
  */
 #define _GNU_SOURCE
@@ -978,6 +978,7 @@ int main(int argc, char **argv)
 	if (step("8k")) {
 		if (tracefs_instance_set_subbuf_size(NULL, 8) == 0 &&
 		    tracefs_instance_set_subbuf_size(inst, 8) == 0) {
+			iterate_test(NULL, true, "-8k", false);
 			iterate_test(inst, true, "-8k", false);
 			cpu_pipe_test(inst, false, "-8k");
 			if (can_map)
