@@ -107,6 +107,55 @@ src_warnings() {
 	grep -E "(^|/)($re)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" || true
 }
 
+# fetch_debs SUITE DEST PKG...: unpack Debian packages of SUITE (their
+# binary .debs from the archive's pool, checked against the SHA256 sums of
+# the suite's Packages index) under DEST, with DEST/VERSIONS naming them.
+# Replaces DEST whole, so a failed fetch leaves no half of one.
+fetch_debs() {
+	local suite=$1 dest=$2 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	local tmp pkg file sum ver
+	shift 2
+	command -v curl >/dev/null || die "curl not found (make deps installs it)"
+	tmp=$(mktemp -d)
+	curl -fsS --retry 3 -o "$tmp/Packages.xz" "$mirror/dists/$suite/main/binary-amd64/Packages.xz" ||
+		{ rm -rf "$tmp"; die "cannot fetch $mirror/dists/$suite/main/binary-amd64/Packages.xz"; }
+	xz -dc "$tmp/Packages.xz" >"$tmp/Packages"
+	rm -rf "$dest.new"
+	mkdir -p "$dest.new"
+	for pkg in "$@"; do
+		# the package's stanza: its file, checksum and version
+		read -r file sum ver < <(awk -v p="$pkg" '
+			/^Package: / { hit = ($2 == p) }
+			hit && /^Filename: / { f = $2 }
+			hit && /^SHA256: / { s = $2 }
+			hit && /^Version: / { v = $2 }
+			/^$/ && hit && f { print f, s, v; exit }' "$tmp/Packages")
+		[ -n "${file:-}" ] || { rm -rf "$tmp"; die "$pkg is not in Debian $suite"; }
+		curl -fsS --retry 3 -o "$tmp/$pkg.deb" "$mirror/$file" ||
+			{ rm -rf "$tmp"; die "cannot fetch $mirror/$file"; }
+		echo "$sum  $tmp/$pkg.deb" | sha256sum -c --quiet - ||
+			{ rm -rf "$tmp"; die "$file: SHA256 mismatch"; }
+		dpkg-deb -x "$tmp/$pkg.deb" "$dest.new"
+		echo "$pkg $ver" >>"$dest.new/VERSIONS"
+		file=
+	done
+	rm -rf "$tmp" "$dest"
+	mv "$dest.new" "$dest"
+}
+
+# set_qemu_mttcg: QEMU_CMD, the QEMU of multi-threaded TCG guests:
+# scripts/fetch-qemu.sh's (design/mttcg-stall.md), or Debian 12's with
+# QEMU_MTTCG=system
+set_qemu_mttcg() {
+	local q=$BUILD/qemu-mttcg
+	if [ "${QEMU_MTTCG:-fetched}" = system ]; then
+		QEMU_CMD=(qemu-system-x86_64)
+		return
+	fi
+	[ -x "$q/usr/bin/qemu-system-x86_64" ] || "$TOP/scripts/fetch-qemu.sh"
+	QEMU_CMD=("$q/usr/bin/qemu-system-x86_64" -L "$q/usr/share/qemu" -L "$q/usr/share/seabios")
+}
+
 nproc_build() {
 	nproc
 }

@@ -13,6 +13,7 @@
 # physical address. A guest that panics is a crash: its first report and
 # RIPs. Prints one line an attempt and the counts of stalls and crashes;
 # the probes and consoles stay in build/logs/stall-*.
+#   QEMU_MTTCG=system Debian 12's QEMU 7.2, not scripts/fetch-qemu.sh's
 #   QEMU_EXTRA="..."  more QEMU options, e.g. "-d nochain" (TCG: no direct
 #                     jumps between translated blocks)
 #   SMP=n             vCPUs (2)
@@ -35,67 +36,8 @@ INITRD=$(initramfs_path test)
 which=${KPREFIX:+base }kernel
 name=stall-${KPREFIX}$repro
 stalls=0 crashes=0
+set_qemu_mttcg
 
-# probe SOCKET VMLINUX: sample the vCPUs' RIPs and read the code there
-probe() {
-	python3 - "$1" "$2" <<'EOF'
-import collections, re, socket, subprocess, sys, time
-sock, vmlinux = sys.argv[1], sys.argv[2]
-s = socket.socket(socket.AF_UNIX)
-s.connect(sock)
-s.settimeout(0.5)
-def cmd(c):
-    if c:
-        s.send((c + "\n").encode())
-        time.sleep(0.3)
-    out = b""
-    try:
-        while True:
-            d = s.recv(65536)
-            if not d:
-                break
-            out += d
-    except socket.timeout:
-        pass
-    # the monitor echoes with terminal escapes: keep the answer's lines
-    return re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out.decode(errors="replace"))
-cmd("")
-rips = collections.defaultdict(collections.Counter)
-for _ in range(40):
-    for cpu, rip in enumerate(re.findall(r"RIP=([0-9a-f]{16})", cmd("info registers -a"))):
-        rips[cpu][rip] += 1
-def sym(a):
-    p = subprocess.run(["addr2line", "-f", "-e", vmlinux, "0x" + a], capture_output=True, text=True)
-    f = p.stdout.split("\n")
-    return f[0] if f and f[0] != "??" else "?"
-INT3_PATH = ("asm_exc_int3", "exc_int3", "poke_int3_handler", "kprobe_int3_handler",
-             "put_desc", "try_get_desc", "restore_regs_and_return_to_kernel")
-IDLE = ("native_safe_halt", "default_idle", "hpet_readl", "native_apic_mem_write")
-verdicts = []
-for cpu in sorted(rips):
-    common = rips[cpu].most_common(4)
-    print("  cpu%d: %s" % (cpu, ", ".join("%s %s x%d" % (a, sym(a), n) for a, n in common)))
-    # the vCPU's most frequent place outside idle and the int3 path: the
-    # code it keeps coming back to, read through its own page tables and
-    # at the kernel's physical address
-    busy = [a for a, _ in rips[cpu].most_common() if sym(a) not in INT3_PATH + IDLE]
-    if not busy:
-        continue
-    top = busy[0]
-    cmd("cpu %d" % cpu)
-    virt = re.findall(r"^[0-9a-f]+: (.*)$", cmd("x/5xb 0x" + top), re.M)
-    phys = int(top, 16) - 0xffffffff80000000
-    got = re.findall(r"^[0-9a-f]+: (.*)$", cmd("xp/5xb 0x%x" % phys), re.M) if 0 <= phys < 1 << 32 else []
-    print("  cpu%d's code at %s (%s): virtual %s, physical %s" % (
-        cpu, top, sym(top), virt[0] if virt else "?", got[0] if got else "?"))
-    byte = virt[0].split()[0] if virt else ""
-    verdicts.append("cpu%d@%s:%s" % (cpu, sym(top), "int3" if byte == "0xcc" else byte.replace("0x", "") or "?"))
-trapping = sum(n for c in rips.values() for a, n in c.items() if sym(a) in INT3_PATH)
-print("  samples in the int3 path: %d of %d" % (trapping, sum(sum(c.values()) for c in rips.values())))
-print("  PROBE first byte in memory: %s; int3 path %d/%d" % (
-    " ".join(verdicts) or "none", trapping, sum(sum(c.values()) for c in rips.values())))
-EOF
-}
 
 for a in $(seq "$attempts"); do
 	con=$LOGDIR/$name-$a.console
@@ -103,7 +45,7 @@ for a in $(seq "$attempts"); do
 	rm -f "$mon"
 	t0=$(now)
 	# shellcheck disable=SC2086
-	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 2G -smp "$smp" \
+	"${QEMU_CMD[@]}" -accel tcg,thread=multi -cpu max -m 2G -smp "$smp" \
 		-kernel "$KERNEL" -initrd "$INITRD" -nic none -no-reboot -display none \
 		-monitor "unix:$mon,server,nowait" -serial "file:$con" -serial null \
 		${QEMU_EXTRA:-} \
@@ -127,7 +69,7 @@ for a in $(seq "$attempts"); do
 			verdict="stall: the console was silent for ${quiet}s"
 		fi
 		if [ -n "$verdict" ]; then
-			probe "$mon" "$OBJ/vmlinux" >"$LOGDIR/$name-$a.probe" 2>&1 || true
+			"$TOP/scripts/mttcg-probe.py" "$mon" "$OBJ/vmlinux" >"$LOGDIR/$name-$a.probe" 2>&1 || true
 			kill $qpid 2>/dev/null || true
 			break
 		fi
@@ -149,4 +91,4 @@ for a in $(seq "$attempts"); do
 		echo "attempt $a ($which): $(grep -c '^FTX-REPRO .* rc=0 ' "$con" || true) of $rounds rounds passed, $(($(now) - t0))s"
 	fi
 done
-echo "$which, $repro, multi-threaded TCG, $smp vCPUs${QEMU_EXTRA:+, $QEMU_EXTRA}: $stalls of $attempts attempts stalled, $crashes crashed"
+echo "$which, $repro, $("${QEMU_CMD[@]}" --version | head -1), multi-threaded TCG, $smp vCPUs${QEMU_EXTRA:+, $QEMU_EXTRA}: $stalls of $attempts attempts stalled, $crashes crashed"

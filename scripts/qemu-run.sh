@@ -11,6 +11,14 @@
 #   BZIMAGE=path  another kernel image to boot with the flavour's initramfs
 #   ICOUNT=1 deterministic single-threaded TCG (-icount shift=0,sleep=off),
 #            for benchmarks: guest time then counts executed instructions.
+#   TCG_THREAD=multi  multi-threaded TCG. A guest whose console reports an
+#            RCU stall or a soft lockup is probed through QEMU's monitor
+#            (scripts/mttcg-probe.py) and stopped, and so is one silent for
+#            60 s whose vCPUs two probes find trapping at the same stale
+#            sites. Exit status 75 when the probe shows the emulator running
+#            code the guest rewrote (design/mttcg-stall.md), 1 for any other
+#            stall. The QEMU is scripts/fetch-qemu.sh's (QEMU_MTTCG=system:
+#            Debian 12's).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -81,23 +89,91 @@ else
 	accel=(-accel "tcg,thread=${TCG_THREAD:-single}" -cpu "${QEMU_CPU:-max}")
 	accel_name="TCG (${TCG_THREAD:-single}-threaded, cpu ${QEMU_CPU:-max})"
 fi
+QEMU_CMD=(qemu-system-x86_64)
+if [ "${TCG_THREAD:-single}" = multi ]; then
+	set_qemu_mttcg
+	accel_name="$accel_name, $("${QEMU_CMD[@]}" --version | head -1)"
+fi
 
 info "booting $flavour kernel in QEMU ($accel_name, $SMP vCPUs, $MEM), mode=$mode, timeout ${tmo}s"
 : >"$RESULTS"
 start=$(now)
 
 if [ "$mode" = shell ]; then
-	exec qemu-system-x86_64 "${accel[@]}" "${base_args[@]}" -nographic \
+	exec "${QEMU_CMD[@]}" "${accel[@]}" "${base_args[@]}" -nographic \
 		-serial mon:stdio -serial "file:$RESULTS" -append "$cmdline"
 fi
 
+# multi-threaded TCG: a watchdog on the console, the monitor to probe with
+monitor=(-monitor none)
+PROBE=$LOGDIR/probe-$mode${TAG:+-$TAG}.txt
+rm -f "$PROBE"
+if [ "${TCG_THREAD:-single}" = multi ]; then
+	sock=$BUILD/monitor-$mode${TAG:+-$TAG}.sock
+	pidfile=$BUILD/qemu-$mode${TAG:+-$TAG}.pid
+	rm -f "$sock" "$pidfile"
+	monitor=(-monitor "unix:$sock,server,nowait" -pidfile "$pidfile")
+	# A stall the guest reports (RCU, soft lockup) is probed at once. A
+	# guest that prints nothing for 60 s on either serial line may be
+	# stuck where it cannot print (every vCPU trapping at a stale call
+	# site) or just busy: it counts as stalled when two probes 20 s apart
+	# find the same vCPUs trapping at the same stale sites.
+	(
+		sites() { sed -n 's/^PROBE stale-code: \([^;]*\);.*/\1/p' "$1"; }
+		quiet=$(now) size=
+		while sleep 5; do
+			[ -f "$pidfile" ] || continue
+			qpid=$(cat "$pidfile")
+			kill -0 "$qpid" 2>/dev/null || exit 0
+			if grep -qE 'soft lockup|rcu_.*detected.*stall' "$CONSOLE" 2>/dev/null; then
+				# let the report finish, then look at the vCPUs
+				sleep 5
+				"$TOP/scripts/mttcg-probe.py" "$sock" "$OBJ/vmlinux" >"$PROBE" 2>&1 || true
+				kill "$qpid" 2>/dev/null
+				exit 0
+			fi
+			now_size=$(cat "$CONSOLE" "$RESULTS" 2>/dev/null | wc -c)
+			[ "$now_size" = "$size" ] || { size=$now_size quiet=$(now); continue; }
+			[ $(($(now) - quiet)) -ge 60 ] || continue
+			"$TOP/scripts/mttcg-probe.py" "$sock" "$OBJ/vmlinux" >"$PROBE.1" 2>&1 || true
+			if [ -n "$(sites "$PROBE.1")" ]; then
+				sleep 20
+				"$TOP/scripts/mttcg-probe.py" "$sock" "$OBJ/vmlinux" >"$PROBE.2" 2>&1 || true
+				if [ "$(sites "$PROBE.1")" = "$(sites "$PROBE.2")" ]; then
+					{ echo "silent for $(($(now) - quiet)) s; two probes 20 s apart:"; cat "$PROBE.1" "$PROBE.2"; } >"$PROBE"
+					kill "$qpid" 2>/dev/null
+					exit 0
+				fi
+			fi
+			quiet=$(now)
+		done
+	) &
+	watchdog=$!
+fi
+
 set +e
-timeout -k 10 "$tmo" qemu-system-x86_64 "${accel[@]}" "${base_args[@]}" \
-	-display none -monitor none -serial stdio -serial "file:$RESULTS" \
+timeout -k 10 "$tmo" "${QEMU_CMD[@]}" "${accel[@]}" "${base_args[@]}" \
+	-display none "${monitor[@]}" -serial stdio -serial "file:$RESULTS" \
 	-append "$cmdline" </dev/null 2>&1 | tee "$CONSOLE"
 rc=${PIPESTATUS[0]}
 set -e
 phase_done "qemu-$mode${TAG:+-$TAG}" "$start"
+if [ -n "${watchdog:-}" ]; then
+	kill "$watchdog" 2>/dev/null || true
+	wait "$watchdog" 2>/dev/null || true
+	rm -f "$sock" "$pidfile" "$PROBE.1" "$PROBE.2"
+fi
+
+if [ -s "$PROBE" ]; then
+	echo "--- the stalled vCPUs (scripts/mttcg-probe.py) ---" >&2
+	cat "$PROBE" >&2
+	if grep -q '^PROBE stale-code' "$PROBE"; then
+		echo "error: the emulator ran code the guest had rewritten (design/mttcg-stall.md); console in $CONSOLE" >&2
+		exit 75
+	fi
+	echo "error: the guest stalled (an RCU stall or a soft lockup); console in $CONSOLE" >&2
+	exit 1
+fi
 
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	echo "--- last console lines ---" >&2
