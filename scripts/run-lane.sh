@@ -108,7 +108,11 @@ test)
 	"$TOP/tests/check-parser.py" --tree "$TREE" --vmlinux "$(obj_dir test)/vmlinux" \
 		>"$LOGDIR/host-parser.txt"
 	phase_done check-parser "$s"
-	host=(--host "$LOGDIR/host-series.txt" --host "$LOGDIR/host-parser.txt")
+	# the stall probe's verdict on recorded samples (design/mttcg-stall.md)
+	"$TOP/scripts/mttcg-probe.py" --self-test >"$LOGDIR/host-mttcg-probe.txt" ||
+		echo "FTX-RESULT mttcg-probe self-test FAIL exit status $?" >>"$LOGDIR/host-mttcg-probe.txt"
+	host=(--host "$LOGDIR/host-series.txt" --host "$LOGDIR/host-parser.txt"
+		--host "$LOGDIR/host-mttcg-probe.txt")
 	;;
 debug)
 	# the static checks compare against the test kernel's config
