@@ -143,15 +143,20 @@ fetch_debs() {
 	mv "$dest.new" "$dest"
 }
 
-# set_qemu_mttcg: QEMU_CMD, the QEMU of multi-threaded TCG guests:
-# scripts/fetch-qemu.sh's (design/mttcg-stall.md), or Debian 12's with
-# QEMU_MTTCG=system
-set_qemu_mttcg() {
+# set_qemu_tcg [DEFAULT]: QEMU_CMD, the QEMU that boots a TCG guest:
+# QEMU_TCG=fetched, scripts/fetch-qemu.sh's QEMU 10 (design/mttcg-stall.md),
+# or QEMU_TCG=system, Debian 12's 7.2; when QEMU_TCG is unset, DEFAULT
+# (fetched)
+set_qemu_tcg() {
 	local q=$BUILD/qemu-mttcg
-	if [ "${QEMU_MTTCG:-fetched}" = system ]; then
+	case ${QEMU_TCG:-${1:-fetched}} in
+	fetched) ;;
+	system)
 		QEMU_CMD=(qemu-system-x86_64)
 		return
-	fi
+		;;
+	*) die "QEMU_TCG=$QEMU_TCG: fetched or system" ;;
+	esac
 	[ -x "$q/usr/bin/qemu-system-x86_64" ] || "$TOP/scripts/fetch-qemu.sh"
 	QEMU_CMD=("$q/usr/bin/qemu-system-x86_64" -L "$q/usr/share/qemu" -L "$q/usr/share/seabios")
 }

@@ -13,7 +13,7 @@
 # physical address. A guest that panics is a crash: its first report and
 # RIPs. Prints one line an attempt and the counts of stalls and crashes;
 # the probes and consoles stay in build/logs/stall-*.
-#   QEMU_MTTCG=system Debian 12's QEMU 7.2, not scripts/fetch-qemu.sh's
+#   QEMU_TCG=system   Debian 12's QEMU 7.2, not scripts/fetch-qemu.sh's
 #   QEMU_EXTRA="..."  more QEMU options, e.g. "-d nochain" (TCG: no direct
 #                     jumps between translated blocks)
 #   SMP=n             vCPUs (2)
@@ -36,7 +36,7 @@ INITRD=$(initramfs_path test)
 which=${KPREFIX:+base }kernel
 name=stall-${KPREFIX}$repro
 stalls=0 crashes=0
-set_qemu_mttcg
+set_qemu_tcg
 
 
 for a in $(seq "$attempts"); do

@@ -17,8 +17,10 @@
 #            60 s whose vCPUs two probes find trapping at the same stale
 #            sites. Exit status 75 when the probe shows the emulator running
 #            code the guest rewrote (design/mttcg-stall.md), 1 for any other
-#            stall. The QEMU is scripts/fetch-qemu.sh's (QEMU_MTTCG=system:
-#            Debian 12's).
+#            stall.
+#   QEMU_TCG=fetched|system  the QEMU of a TCG guest: scripts/fetch-qemu.sh's
+#            QEMU 10 or Debian 12's 7.2 (by default the first for
+#            multi-threaded guests, the second for the others)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -89,11 +91,15 @@ else
 	accel=(-accel "tcg,thread=${TCG_THREAD:-single}" -cpu "${QEMU_CPU:-max}")
 	accel_name="TCG (${TCG_THREAD:-single}-threaded, cpu ${QEMU_CPU:-max})"
 fi
+# TCG guests: QEMU 10 for multi-threaded ones (design/mttcg-stall.md),
+# Debian 12's QEMU for the others, unless QEMU_TCG says
 QEMU_CMD=(qemu-system-x86_64)
-if [ "${TCG_THREAD:-single}" = multi ]; then
-	set_qemu_mttcg
+case $accel_name in
+TCG*)
+	set_qemu_tcg "$([ "${TCG_THREAD:-single}" = multi ] && echo fetched || echo system)"
 	accel_name="$accel_name, $("${QEMU_CMD[@]}" --version | head -1)"
-fi
+	;;
+esac
 
 info "booting $flavour kernel in QEMU ($accel_name, $SMP vCPUs, $MEM), mode=$mode, timeout ${tmo}s"
 : >"$RESULTS"
