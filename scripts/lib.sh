@@ -129,7 +129,7 @@ fetch_debs() {
 			hit && /^Filename: / { f = $2 }
 			hit && /^SHA256: / { s = $2 }
 			hit && /^Version: / { v = $2 }
-			/^$/ && hit && f { print f, s, v; exit }' "$tmp/Packages")
+			/^$/ && hit && f { print f, s, v; exit }' "$tmp/Packages") || true
 		[ -n "${file:-}" ] || { rm -rf "$tmp"; die "$pkg is not in Debian $suite"; }
 		curl -fsS --retry 3 -o "$tmp/$pkg.deb" "$mirror/$file" ||
 			{ rm -rf "$tmp"; die "cannot fetch $mirror/$file"; }
