@@ -80,6 +80,15 @@ SPLAT_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*?(" + "|".join(r for _, r in REPORTS)
 # chain_key collision, bad contention). Not "RETBleed: WARNING: ..." and
 # such: CPU mitigation notes at boot, no report.
 WARNING_LINE_RE = re.compile(r"\[\s*\d+\.\d+\]\s+WARNING: ")
+# the reports a stalled vCPU makes the kernel print: RCU stalls, soft and
+# hard lockups, hung tasks, workqueue lockups. On the console of a boot
+# that stalled on the emulator's fault (--stale-console) the stall and
+# what follows its first report (the stall's CPU and task dumps) are the
+# fault's evidence; any other report there fails the run.
+STALL_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*?(?:" + "|".join(
+    [r for k, r in REPORTS if k in ("rcu-stall", "rcu-stall-ended", "rcu-starved",
+                                   "hung-task", "hard-lockup")]
+    + [r"BUG: soft lockup", r"BUG: workqueue lockup"]) + ")")
 # the console's own note that it lost messages (no timestamp): a report
 # may be among them
 DONE_RE = re.compile(r"FTX-DONE rc=(\S*)")
@@ -799,10 +808,20 @@ class Kcsan:
         self.reports = []
 
 
-def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan=None):
+def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan=None,
+                 stale=False):
+    """Fail on kernel reports and dropped messages on a console. stale: the
+    console of a boot that stalled on the emulator's fault (its results do
+    not count): from its first stall report on, the stall's own reports
+    and dumps are the fault's evidence, and only other reports count."""
     splats = []
     dropped = []
+    stalled = False
     for i, line in enumerate(lines):
+        if stale and not stalled and STALL_RE.search(line):
+            stalled = True
+        if stalled and (STALL_RE.search(line) or DROPPED_RE.search(line)):
+            continue
         # a KCSAN report's header alone decides it; the lines of its body
         # are scanned as every other line (another CPU's report can land
         # among them)
@@ -842,7 +861,9 @@ def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan
             if why:
                 res.notes.append("note: kernel reports%s are not symbolized: %s" % (tag, why))
         res.add("console", "no-kernel-splat" + tag, FAIL,
-                "%d kernel report(s) on the console:\n%s" % (len(splats), text))
+                "%d kernel report(s) on the console%s:\n%s" % (
+                    len(splats), " of a boot that stalled on the emulator's fault (its "
+                    "results do not count, its kernel reports do)" if stale else "", text))
     else:
         res.add("console", "no-kernel-splat" + tag, PASS)
     if expect_done:
@@ -906,6 +927,12 @@ def main():
     # the console of a guest booted with a kunit.filter_glob that matches
     # no suite: only the guest given part kunit runs it (run-lane.sh)
     ap.add_argument("--skip-kunit", action="append", default=[])
+    # the multi-threaded lane boots a guest again when QEMU ran code the
+    # guest had rewritten (run-lane.sh): the stalled boot's console
+    ap.add_argument("--stale-console", action="append", default=[],
+                    help="console of a boot that stalled on the emulator's fault: its "
+                    "results do not count, but a kernel report on it (not the stall's "
+                    "own) fails the run")
     ap.add_argument("--kmemleak-symbols",
                     help="functions whose leaks fail the run (one per line)")
     ap.add_argument("--vmlinux", help="the guests' vmlinux, to symbolize kernel reports")
@@ -984,6 +1011,12 @@ def main():
                 if km:
                     res.notes.append("kmemleak%s: %d suspected leaks, %d in tracing/samples/series"
                                      % (tag, km[0], km[1]))
+        for con in args.stale_console:
+            tag = ":" + os.path.basename(con).rsplit(".", 1)[0]
+            scan_console(read_lines(con), res, False, tag, args.tree, args.vmlinux, kcsan,
+                         stale=True)
+            if kcsan:
+                kcsan.report(res, tag)
         # A listed base failure that passes now is good news, but the list
         # must then be updated: say so without failing (the base lane,
         # --xfail-exact, fails it: there the list is what is measured).

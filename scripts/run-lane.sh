@@ -166,7 +166,9 @@ tagpfx=
 # design/mttcg-stall.md) proves nothing either way about the kernel: it
 # boots once more, and only that boot's results count. The stalled boot's
 # console stays beside the others (*.stale-code.log) and the run's summary
-# says so (reruns-$name.txt). A second stale-code stall fails.
+# says so (reruns-$name.txt); the parser scans that console for kernel
+# reports (--stale-console): one there fails the run, unless it is the
+# stall's own. A second stale-code stall fails.
 # run_alone GUEST PARTS KUNIT ENV...
 run_alone() {
 	local guest=$1 gparts=$2 gkunit=$3 t rc=0 try
@@ -186,13 +188,16 @@ run_alone() {
 		local con=$LOGDIR/console-test-$tagpfx$guest
 		mv "$con.log" "$con.stale-code.log"
 		mv "$LOGDIR/results-test-$tagpfx$guest.log" "$LOGDIR/results-test-$tagpfx$guest.stale-code.log"
+		stale+=(--stale-console "$con.stale-code.log")
 		echo "guest $guest: QEMU ran code the guest had rewritten, booted once more: $(grep '^PROBE' "$LOGDIR/probe-test-$tagpfx$guest.txt" | sed 's/^PROBE //') (console ${con#"$TOP"/}.stale-code.log)" |
 			tee -a "$LOGDIR/reruns-$name.txt"
 	done
 }
 [ "$lane" = mttcg ] && tagpfx=$lane-$flavour-
 name=test${tagpfx:+-${tagpfx%-}}
-rm -f "$LOGDIR/console-test-$tagpfx"?.log "$LOGDIR/results-test-$tagpfx"?.log "$LOGDIR/reruns-$name.txt"
+rm -f "$LOGDIR/console-test-$tagpfx"?.log "$LOGDIR/results-test-$tagpfx"?.log "$LOGDIR/reruns-$name.txt" \
+	"$LOGDIR/console-test-$tagpfx"?.stale-code.log "$LOGDIR/results-test-$tagpfx"?.stale-code.log
+stale=()
 # one KVM probe (if any) before the guests start
 TAG=probe "$TOP/scripts/qemu-run.sh" "$flavour" probe 60 >/dev/null
 s=$(now)
@@ -260,7 +265,7 @@ if [ "$lane" = mttcg ]; then
 fi
 s=$(now)
 prc=0
-"$TOP/scripts/parse-results.py" --tree "$KTREE" "${parse_args[@]}" \
+"$TOP/scripts/parse-results.py" --tree "$KTREE" "${parse_args[@]}" "${stale[@]}" \
 	--xfail "$xfail" \
 	--expected-skips "$TOP/tests/expected-skips.txt" \
 	--expect-parts "$parts" \
@@ -277,7 +282,7 @@ sed 's/^/  /' "$LOGDIR/phases"
 cat "$LOGDIR/summary-$name.txt"
 if [ -s "$LOGDIR/reruns-$name.txt" ]; then
 	echo
-	echo "guests booted again after an emulator fault (their first boot's results not counted):"
+	echo "guests booted again after an emulator fault (their first boot's results not counted, its console scanned for kernel reports):"
 	sed 's/^/  /' "$LOGDIR/reruns-$name.txt"
 fi
 [ $qrc -eq 0 ] && [ $prc -eq 0 ]

@@ -183,6 +183,17 @@ CASES = [
     Case("expected-results-missing", tree="fake",
          args=["--expect-parts", "parts.txt", "--expected-results", "no-such-list.txt"],
          fails=[("expected-results", r"list", r"no-such-list\.txt does not exist")]),
+    # the multi-threaded lane's boot that stalled on the emulator's fault
+    # (run-lane.sh boots the guest again): a report before its stall fails
+    # the run; the stall's own reports and dumps (RCU stall, NMI
+    # backtraces, soft lockup, dropped messages after it) do not
+    Case("stale-code", guests=("a",), args=["--stale-console", "console-a.stale-code.log"],
+         fails=[("console", r"no-kernel-splat:console-a\.stale-code",
+                 r"^1 kernel report\(s\) on the console of a boot that stalled on the "
+                 r"emulator's fault.*BUG: KASAN: slab-use-after-free in trace_array_put")]),
+    Case("stale-code-stall", guests=("a",), args=["--stale-console", "console-a.stale-code.log"],
+         passes=[("console", r"no-kernel-splat:console-a\.stale-code", r""),
+                 ("console", r"no-message-dropped:console-a\.stale-code", r"")]),
     Case("base-stale", args=["--xfail", "xfail.txt", "--xfail-exact"],
          fails=[("known-failures", r"00basic/basic2\.tc", r"listed in xfail\.txt but did not fail"),
                 ("known-failures", r"exact", r"1 listed did not fail")]),
