@@ -190,20 +190,39 @@ def read_expected_results(path, lane, res):
     return want, tcs
 
 
-def check_expected_results(path, lane, tree, parts_path, res, runs):
+def check_expected_results(path, lane, tree, parts_path, res, runs, lane_parts_path=None):
     """Every part that ran printed exactly the results the list names for
     this lane: a result that vanished (a test dropped by a rebase, a case
     that stopped reporting) or a part with no result fails, and so does a
     result the list does not know (the list must stay exact). ftracetest:
     the list of .tc files equals the tree's, and each category run has a
     result for each of its files (and instance runs), or for each file
-    that the run names (only=)."""
+    that the run names (only=). lane_parts_path: the parts the lane's
+    whole plan runs (not narrowed by ONLY): each part the list names for
+    this lane must be one of them, or its results would go unchecked (a
+    script deleted or renamed, a part moved off the lane's guests)."""
     if not os.path.exists(path):
         res.add("expected-results", "list", FAIL, "%s does not exist" % path)
         return
     want, tcs = read_expected_results(path, lane, res)
     name = os.path.basename(path)
     planned = [l.strip() for l in read_lines(parts_path) if l.strip() and not l.startswith("#")]
+    bad = 0
+    if lane_parts_path:
+        lane_parts = {l.strip() for l in read_lines(lane_parts_path)
+                      if l.strip() and not l.startswith("#")}
+        if not lane_parts:
+            bad += 1
+            res.add("expected-results", "lane-plan", FAIL, "the lane's plan (%s) is missing or "
+                    "empty: the list cannot be checked against it" % lane_parts_path)
+        else:
+            for part in sorted(set(want) - lane_parts):
+                bad += 1
+                res.add("expected-results", part, FAIL,
+                        "%s lists %d results of part %s for lane %s, but the lane's plan does not "
+                        "run it (no guest script of that name, or tests/lanes.list leaves it out "
+                        "of the lane): they would go unchecked; fix the plan or the list"
+                        % (name, len(want[part]), part, lane))
     tree_tcs = ftracetest_files(tree)
     # the base lane runs the pristine tree: its .tc files are upstream's
     if tcs and lane != "base":
@@ -212,7 +231,6 @@ def check_expected_results(path, lane, tree, parts_path, res, runs):
                     "it vanished (or the list is stale)" % name)
         for tc in sorted(set(tree_tcs) - tcs):
             res.add("expected-results", tc, FAIL, "the tree has it, but %s does not list it" % name)
-    bad = 0
     for part in planned:
         got = collections.Counter(res.part_results.get(part, []))
         if part.startswith("ftracetest:"):
@@ -254,7 +272,9 @@ def check_expected_results(path, lane, tree, parts_path, res, runs):
             res.add("expected-results", part, FAIL, "; ".join(problems))
     if not bad:
         res.add("expected-results", "all-present", PASS, "%d parts, each printed the results "
-                "%s lists for lane %s" % (len(planned), name, lane))
+                "%s lists for lane %s%s" % (len(planned), name, lane,
+                                            "; each part it lists is in the lane's plan"
+                                            if lane_parts_path else ""))
 
 
 def read_xfail(path):
@@ -920,6 +940,9 @@ def main():
     ap.add_argument("--expected-results",
                     help="the results each part must print (tests/expected-results.txt)")
     ap.add_argument("--lane", default="test", help="the lane, for --expected-results")
+    ap.add_argument("--lane-parts",
+                    help="the parts the lane's whole plan runs (not narrowed by ONLY), one a "
+                    "line: each part --expected-results names for the lane must be one")
     ap.add_argument("--flavour", help="the guests' kernel (test, debug, kcsan); "
                     "default: debug in lane debug, test otherwise")
     ap.add_argument("--host", action="append", default=[], help="host FTX-RESULT file")
@@ -1047,7 +1070,7 @@ def main():
         check_parts(args.expect_parts, res, runs, kunit_ran)
         if args.expected_results:
             check_expected_results(args.expected_results, args.lane, args.tree,
-                                   args.expect_parts, res, runs)
+                                   args.expect_parts, res, runs, args.lane_parts)
     skips.report_unseen(res, ran, {r.cat for r in runs if r.only})
 
     # --- table
@@ -1097,7 +1120,10 @@ def main():
         with open(args.summary_json, "w") as f:
             json.dump({"passed": n_pass, "failed": n_fail, "skipped": n_skip,
                        "cases": res.cases, "times": res.times, "notes": res.notes,
-                       "part_results": res.part_results}, f, indent=1)
+                       "part_results": res.part_results,
+                       "lane_parts": sorted(l.strip() for l in read_lines(args.lane_parts)
+                                            if l.strip() and not l.startswith("#"))
+                       if args.lane_parts else None}, f, indent=1)
     print()
     line = "%d passed, %d failed" % (n_pass, n_fail)
     if n_skip:

@@ -89,6 +89,25 @@ expand_parts "$lane" "$(known_parts | grep -v : | paste -sd,)" >"$parts"
 	--parts "$parts" ${ONLY:+--only "$ONLY"} >"$plan" || die "no plan for lane $lane"
 [ -s "$plan" ] || die "lane $lane: no guest has a part to run"
 cut -d' ' -f3 "$plan" | tr , '\n' >"$parts"
+# the results the parts print depend on the kernel: the mttcg lane's are
+# those of the lane of its flavour (tests/expected-results.txt)
+rlane=$lane
+if [ "$lane" = mttcg ]; then
+	rlane=debug
+	[ "$flavour" = test ] && rlane=test
+fi
+# that lane's whole plan, whatever ONLY says: each part the list of
+# expected results names for it must be one of its parts, or its results
+# would go unchecked (a script deleted or renamed, a part moved off the
+# lane's guests). The base lane runs upstream's ftracetest only.
+lane_parts=()
+if [ "$rlane" != base ]; then
+	expand_parts "$rlane" "$(known_parts | grep -v : | paste -sd,)" >"$LOGDIR/lane-parts-$rlane.in"
+	"$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$rlane" \
+		--parts "$LOGDIR/lane-parts-$rlane.in" >"$LOGDIR/lane-plan-$rlane.txt" || die "no plan for lane $rlane"
+	cut -d' ' -f3 "$LOGDIR/lane-plan-$rlane.txt" | tr , '\n' >"$LOGDIR/lane-parts-$rlane.txt"
+	lane_parts=(--lane-parts "$LOGDIR/lane-parts-$rlane.txt")
+fi
 
 info "lane $lane: base $BASE_PKG $(base_pkg_version), kernel $(make -s -C "$KTREE" kernelversion), series: $([ "$lane" = base ] && echo "none (pristine base)" || echo "$(series_patches | wc -l) patches")"
 measured=$(sed -nE 's/^# Measured on Debian [^ ]+ ([^ ,]+).*/\1/p' "$xfail" | head -1)
@@ -256,13 +275,6 @@ if [ "$lane" = test ] && grep -qs "^FTX-RESULT mmap-record " "$LOGDIR"/results-t
 	phase_done kernelshark "$s"
 fi
 
-# the results the parts print depend on the kernel: the mttcg lane's are
-# those of the lane of its flavour (tests/expected-results.txt)
-rlane=$lane
-if [ "$lane" = mttcg ]; then
-	rlane=debug
-	[ "$flavour" = test ] && rlane=test
-fi
 s=$(now)
 prc=0
 "$TOP/scripts/parse-results.py" --tree "$KTREE" "${parse_args[@]}" "${stale[@]}" \
@@ -270,6 +282,7 @@ prc=0
 	--expected-skips "$TOP/tests/expected-skips.txt" \
 	--expect-parts "$parts" \
 	--expected-results "$TOP/tests/expected-results.txt" --lane "$rlane" --flavour "$flavour" \
+	"${lane_parts[@]}" \
 	--vmlinux "$OBJ/vmlinux" \
 	"${host[@]}" "${extra[@]}" \
 	--summary-json "$LOGDIR/summary-$name.json" >"$LOGDIR/summary-$name.txt" || prc=$?

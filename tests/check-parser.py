@@ -160,8 +160,21 @@ CASES = [
                 ("expected-results", r"00basic/unlisted\.tc", r"does not list it"),
                 ("expected-results", r"kunit", r"1 missing: kunit:fixture_suite\.fixture_gone")]),
     Case("expected-results-exact", tree="fake",
-         args=["--expect-parts", "parts.txt", "--expected-results", "expected.txt"],
-         passes=[("expected-results", r"all-present", r"3 parts")]),
+         args=["--expect-parts", "parts.txt", "--expected-results", "expected.txt",
+               "--lane-parts", "lane-parts.txt"],
+         passes=[("expected-results", r"all-present", r"3 parts.*each part it lists is in "
+                  r"the lane's plan")]),
+    # the list against the lane's whole plan (run-lane.sh --lane-parts), in
+    # a run narrowed to three parts (ONLY): a part whose script is gone and
+    # one the lane leaves out fail; one the narrowed run left out, and one
+    # of another lane, do not
+    Case("expected-results-plan", tree="fake",
+         args=["--expect-parts", "parts.txt", "--expected-results", "expected.txt",
+               "--lane-parts", "lane-parts.txt"],
+         fails=[("expected-results", r"trace-cmd", r"lists 1 results of part trace-cmd for lane "
+                 r"test, but the lane's plan does not run it"),
+                ("expected-results", r"vanished", r"lists 1 results of part vanished for lane "
+                 r"test, but the lane's plan does not run it")]),
     # CPU mitigation notes and NMI timing notes at boot are no reports
     Case("boot-notes"),
     # a file block cut off by a killed part: the results after it count

@@ -29,9 +29,10 @@ HEADER = """\
 # <result>: SUITE:NAME of an FTX-RESULT, kunit:SUITE.CASE of a KUnit case,
 #   or a .tc file under test.d.
 # scripts/parse-results.py fails a planned part that misses one of its
-# results, prints one not listed, or prints none; and a .tc file listed
-# here and not in the tree (or the reverse). Made by
-# tests/update-expected-results.py from a good run: read its diff.
+# results, prints one not listed, or prints none; a part listed for a
+# lane that the lane's plan does not run (tests/lanes.list, guest/tests);
+# and a .tc file listed here and not in the tree (or the reverse). Made
+# by tests/update-expected-results.py from a good run: read its diff.
 """
 
 
@@ -42,7 +43,11 @@ def main():
     ap.add_argument("summary")
     args = ap.parse_args()
     with open(args.summary) as f:
-        got = json.load(f)["part_results"]
+        summary = json.load(f)
+    got = summary["part_results"]
+    # the parts the lane's whole plan runs (run-lane.sh --lane-parts): a
+    # part it does not run loses its entries for this lane
+    plan = summary.get("lane_parts")
     entries = {}  # (part, result) -> set of lanes
     if os.path.exists(LIST):
         with open(LIST) as f:
@@ -53,9 +58,11 @@ def main():
                 if part == "ftracetest":
                     continue
                 lanes = {"test", "debug"} if lanes == "*" else set(lanes.split(","))
+                had = args.lane in lanes
                 lanes.discard(args.lane)
-                # a part this run did not run keeps its entries for this lane
-                if part not in got:
+                # a part this run did not run (ONLY) keeps its entries for
+                # this lane (those it had), if the lane's plan runs it
+                if part not in got and had and (plan is None or part in plan):
                     lanes.add(args.lane)
                 if lanes:
                     entries[(part, result.strip())] = lanes
