@@ -70,8 +70,42 @@ REPORTS = [
     ("ftrace-bug", r"-+\[ ftrace bug \]-+"),
     # an OOM kill taints nothing, and a killed helper can leave a test green
     ("oom", r"invoked oom-killer|Out of memory: Killed process"),
+    # messages that come with a stack dump but no WARNING line: a sysfs
+    # name registered twice, an allocation that failed without
+    # __GFP_NOWARN (warn_alloc())
+    ("sysfs-duplicate", r"cannot create duplicate filename"),
+    ("alloc-failure", r"page allocation failure: order:\d+|vmalloc error: size \d+"),
+    # a user-space program (a harness tool, a test's helper) killed by a
+    # fault: show_signal_msg() and do_trap()'s notes; a tool that crashes
+    # can leave its test green
+    ("user-segfault", r"\[\d+\]: segfault at [0-9a-f]+ ip "),
+    ("user-trap", r"traps: .*\[\d+\] trap "),
+    # tracefs and debugfs entries the kernel failed to create: the file is
+    # missing and nothing else says so (kernel/trace's pr_warn()s; the
+    # samples' debugfs directories)
+    ("tracefs-create", r"Could not create (?:tracefs|directory for event|early event)"
+     r"|Could not initialize trace (?:point )?events/|Failed to create system directory"
+     r"|No memory to create event subsystem|Failed to create (?:tracer options|tracefs dir)"),
+    ("debugfs-create", r"debugfs: (?:File|Directory) '[^']*' (?:in directory|with parent) "
+     r"'[^']*' already present"),
+    # any other stack dump: dump_stack() and show_stack() print it with no
+    # line of their own that says why (an unchecked MSR access, "irq N:
+    # nobody cared", a driver's or a test's dump_stack()). Every call trace
+    # fails the run; the allow-list is short on purpose:
+    #  - the trace of a report matched above, within CALL_TRACE_SPAN lines
+    #    after its report line, is counted with that report, not again;
+    #  - on the console of a boot that stalled on the emulator's fault
+    #    (--stale-console), the stall's own CPU and task dumps.
+    # KCSAN's reports print their stacks without "Call Trace:", so the
+    # base's data races (listed, not failed) need no entry.
+    ("call-trace", r"Call Trace:"),
 ]
-SPLAT_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*?(" + "|".join(r for _, r in REPORTS) + ")")
+# a report line of its own, and a call trace, which is a report only when
+# no report line comes shortly before it
+SPLAT_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*?("
+                      + "|".join(r for k, r in REPORTS if k != "call-trace") + ")")
+CALL_TRACE_RE = re.compile(r"\[\s*\d+\.\d+\]\s.*?Call Trace:")
+CALL_TRACE_SPAN = 100
 # a message that starts with "WARNING: ", right after its timestamp: every
 # lockdep and RCU-lockdep header (recursive and circular locking,
 # inconsistent lock state, irq lock inversion, X-safe -> X-unsafe, bad
@@ -835,12 +869,16 @@ def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan
     not count): from its first stall report on, the stall's own reports
     and dumps are the fault's evidence, and only other reports count."""
     splats = []
+    bare = set()  # the splats that are call traces of no report line
     dropped = []
     stalled = False
+    last_report = None  # the last report line's index
     for i, line in enumerate(lines):
         if stale and not stalled and STALL_RE.search(line):
             stalled = True
-        if stalled and (STALL_RE.search(line) or DROPPED_RE.search(line)):
+        own = SPLAT_RE.search(line) or WARNING_LINE_RE.search(line)
+        trace = not own and CALL_TRACE_RE.search(line)
+        if stalled and (STALL_RE.search(line) or DROPPED_RE.search(line) or trace):
             continue
         # a KCSAN report's header alone decides it; the lines of its body
         # are scanned as every other line (another CPU's report can land
@@ -853,9 +891,17 @@ def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan
             sym = symbolize(text, tree, vmlinux)[0] if tree else text
             if kcsan.classify(sym, head):
                 splats.append(i)
+                last_report = i
             continue
-        if SPLAT_RE.search(line) or WARNING_LINE_RE.search(line):
+        if trace:
+            # a report's own stack dump counts with the report
+            if last_report is None or i - last_report > CALL_TRACE_SPAN:
+                splats.append(i)
+                bare.add(i)
+            continue
+        if own:
             splats.append(i)
+            last_report = i
         m = DROPPED_RE.search(line)
         if m:
             dropped.append(int(m.group(1)))
@@ -867,10 +913,11 @@ def scan_console(lines, res, expect_done, tag="", tree=None, vmlinux=None, kcsan
         res.add("console", "no-message-dropped" + tag, PASS)
     if splats:
         # 2 lines before each of the first 5 reports and 25 after, once
-        # each where they overlap
+        # each where they overlap; 6 before a bare call trace, whose
+        # reason comes before its CPU and hardware lines
         spans = []
         for i in splats[:5]:
-            lo, hi = max(0, i - 2), min(len(lines), i + 25)
+            lo, hi = max(0, i - (6 if i in bare else 2)), min(len(lines), i + 25)
             if spans and lo <= spans[-1][1]:
                 spans[-1][1] = max(spans[-1][1], hi)
             else:
