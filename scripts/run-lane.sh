@@ -150,11 +150,10 @@ OBJ=$(obj_dir "$flavour")
 
 extra=()
 if [ "$flavour" = debug ]; then
-	# symbols of the code whose leaks fail the run: kernel/trace, the
-	# samples and the series' modules
-	{ find "$OBJ/kernel/trace" -name '*.o' ! -name 'built-in.a'; find "$OBJ" -name '*.ko'; } |
-		xargs -r nm --defined-only 2>/dev/null | awk 'NF == 3 && $2 ~ /[tT]/ {print $3}' |
-		sort -u >"$LOGDIR/kmemleak-symbols.txt"
+	# symbols of the code whose leaks fail the run: kernel/trace, every
+	# file the series adds or changes (kernel/livepatch, kernel/kprobes.c,
+	# fs/pstore, ...) and every module
+	"$TOP/scripts/kmemleak-symbols.sh" "$TREE" "$OBJ" >"$LOGDIR/kmemleak-symbols.txt"
 	extra+=(--kmemleak-symbols "$LOGDIR/kmemleak-symbols.txt")
 fi
 [ "$lane" = base ] && extra+=(--xfail-exact)

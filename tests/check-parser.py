@@ -387,6 +387,60 @@ def bench_goals_case():
     return "; ".join(problems)
 
 
+def kmemleak_symbols_case():
+    """scripts/kmemleak-symbols.sh (run-lane.sh's list of the functions
+    whose leaks fail the debug lane) on the kmemleak-symbols fixture: a
+    git tree whose series changes or adds files outside kernel/trace, and
+    a build of one-function objects. Each function of kernel/trace, of a
+    file the series touches and of a module must be listed; one of a file
+    the series leaves alone must not."""
+    rows = []
+    with open(os.path.join(FIX, "kmemleak-symbols", "files.txt")) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                rows.append(line.split())
+    git = ["git", "-c", "user.name=fixture", "-c", "user.email=fixture@localhost",
+           "-c", "init.defaultBranch=main"]
+    with tempfile.TemporaryDirectory() as d:
+        tree, obj = os.path.join(d, "tree"), os.path.join(d, "obj")
+
+        def write(path, text):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+
+        for path, func, what in rows:
+            if what != "added" and path.endswith(".c"):
+                write(os.path.join(tree, path), "int %s(void) { return 0; }\n" % func)
+        subprocess.run(git + ["init", "-q", tree], check=True)
+        subprocess.run(git + ["-C", tree, "add", "."], check=True)
+        subprocess.run(git + ["-C", tree, "commit", "-qm", "base"], check=True)
+        subprocess.run(git + ["-C", tree, "tag", "base"], check=True)
+        for path, func, what in rows:
+            if what in ("changed", "added") and path.endswith(".c"):
+                write(os.path.join(tree, path), "int %s(void) { return 1; }\n" % func)
+        subprocess.run(git + ["-C", tree, "add", "."], check=True)
+        subprocess.run(git + ["-C", tree, "commit", "-qm", "the series"], check=True)
+        for path, func, _ in rows:
+            out = os.path.join(obj, path[:-2] + ".o" if path.endswith(".c") else path)
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            p = subprocess.run(["gcc", "-c", "-x", "c", "-o", out, "-"], input="int %s(void) "
+                               "{ return 0; }\n" % func, text=True, stderr=subprocess.PIPE)
+            if p.returncode:
+                return "gcc: %s" % p.stderr.strip()
+        p = subprocess.run([os.path.join(TOP, "scripts", "kmemleak-symbols.sh"), tree, obj],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    got = set(p.stdout.split())
+    problems = ["exit %d: %s" % (p.returncode, p.stdout[-300:])] if p.returncode else []
+    for path, func, what in rows:
+        want = not (what == "untouched" and not path.startswith("kernel/trace/"))
+        if want and func not in got:
+            problems.append("%s (%s, %s) not listed" % (func, path, what))
+        elif not want and func in got:
+            problems.append("%s (%s, not the series') listed" % (func, path))
+    return "; ".join(problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", default=os.path.join(TOP, "build", "linux"),
@@ -417,6 +471,12 @@ def main():
         why = traceback.format_exc().strip()
     print("FTX-RESULT parser bench-goals %s %s" % ("FAIL" if why else "PASS",
           why.replace("\n", "|") if why else "missed goals and missing rows fail make bench"))
+    try:
+        why = kmemleak_symbols_case()
+    except Exception:
+        why = traceback.format_exc().strip()
+    print("FTX-RESULT parser kmemleak-symbols %s %s" % ("FAIL" if why else "PASS",
+          why.replace("\n", "|") if why else "the series' files, kernel/trace and modules listed"))
     for case in CASES:
         try:
             why = run_case(case, args.tree, args.v)
