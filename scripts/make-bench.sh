@@ -46,7 +46,8 @@ for kind in base patched; do
 	obj=$(FTX_BASE=$([ "$kind" = base ] && echo 1 || echo 0) bash -c ". '$TOP/scripts/lib.sh'; obj_dir bench")
 	"$TOP/scripts/parse-results.py" --tree "$tree" --no-kunit \
 		--console "$LOGDIR/console-bench-$kind.log" --results "$LOGDIR/results-bench-$kind.log" \
-		--vmlinux "$obj/vmlinux" >"$LOGDIR/summary-bench-$kind.txt" || prc=1
+		--vmlinux "$obj/vmlinux" --expect-kernel "$obj/arch/x86/boot/bzImage" \
+		>"$LOGDIR/summary-bench-$kind.txt" || prc=1
 done
 phase_done total "$t0"
 

@@ -689,6 +689,65 @@ def check_results_log(path, lines, res, tag):
         res.add("console", name, PASS)
 
 
+# which kernel a guest booted: the kernel's banner on its console (UTS_RELEASE,
+# who built it, the compiler, UTS_VERSION: "#N SMP ... <build time>"), the
+# guest's FTX-BOOT line and its results log's FTX-RUN-BEGIN (uname -r)
+BANNER_RE = re.compile(r"(?:^|\]\s+)Linux version (\S+) \((\S*)\) (?:\(.*\) )?(#\d+.*?)\s*$")
+IMAGE_VERSION_RE = re.compile(r"(\S+) \((\S*)\) (#\d+.*?)\s*$")
+BOOT_KERNEL_RE = re.compile(r"^FTX-(?:BOOT|RUN-BEGIN) kernel=(\S*)")
+
+
+def image_version(path):
+    """The version string of an x86 bzImage, as its setup header points to
+    it (arch/x86/boot/version.c: "RELEASE (USER@HOST) #N ... TIME"), and
+    why not when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(0x10000)
+    except OSError as e:
+        return None, "cannot read %s: %s" % (path, e.strerror)
+    # the boot protocol's header: "HdrS" at 0x202, kernel_version at 0x20e
+    # (an offset less 0x200)
+    if len(head) < 0x210 or head[0x202:0x206] != b"HdrS":
+        return None, "%s is no x86 bzImage (no HdrS header)" % path
+    off = int.from_bytes(head[0x20e:0x210], "little")
+    if not off:
+        return None, "%s has no kernel_version string" % path
+    text = head[off + 0x200:].split(b"\0", 1)[0].decode(errors="replace")
+    if not IMAGE_VERSION_RE.match(text):
+        return None, "%s: version string %r does not parse" % (path, text)
+    return text, None
+
+
+def check_kernel(image, clines, rlines, res, tag):
+    """The guest booted the kernel just built: its console's banner names
+    the release, builder and build (#N and time) of the image's version
+    string, and the FTX-BOOT and FTX-RUN-BEGIN lines name its release."""
+    name = "booted-as-built" + tag
+    want, why = image_version(image)
+    if not want:
+        res.add("kernel", name, FAIL, "which kernel should have booted is unknown: %s" % why)
+        return
+    w = IMAGE_VERSION_RE.match(want).groups()
+    banners = [m for m in (BANNER_RE.search(l) for l in clines) if m]
+    problems = []
+    if not banners:
+        problems.append("the console has no 'Linux version' line")
+    for m in banners[:1]:
+        if m.groups() != w:
+            problems.append("the console's kernel is %s (%s) %s" % m.groups())
+    for where, lines in (("console", clines), ("results log", rlines)):
+        for l in lines:
+            m = BOOT_KERNEL_RE.match(l)
+            if m and m.group(1) != w[0]:
+                problems.append("the %s's %s" % (where, l.split()[0] + " kernel=" + m.group(1)))
+    if problems:
+        res.add("kernel", name, FAIL, "the guest did not boot the kernel just built, %s: %s"
+                % (want, "; ".join(problems)))
+    else:
+        res.add("kernel", name, PASS, want)
+
+
 KUNIT_SUITE_RE = re.compile(r"^(\[[ \d.]+\] )?\s*# Subtest: ")
 
 
@@ -1013,6 +1072,12 @@ def main():
     ap.add_argument("--demo", action="store_true",
                     help="make run: scan the consoles for kernel reports and the demo's "
                     "exit status only (the demo prints no results)")
+    ap.add_argument("--expect-kernel", metavar="BZIMAGE",
+                    help="the kernel image just built: each console must show that kernel "
+                    "booting (its version string, build number and time)")
+    ap.add_argument("--narrowed", action="append", default=[],
+                    help="what made this run less than a full one (ONLY=..., BZIMAGE=...): "
+                    "said plainly before the closing line")
     ap.add_argument("--summary-json")
     args = ap.parse_args()
     if not args.flavour:
@@ -1043,6 +1108,9 @@ def main():
             tag = ":" + os.path.basename(con).rsplit(".", 1)[0] if len(args.console) > 1 else ""
             results = args.results[i] if i < len(args.results) else None
             clines = read_lines(con)
+            if args.expect_kernel:
+                check_kernel(args.expect_kernel, clines,
+                             [] if args.demo else read_lines(results), res, tag)
             if args.demo:
                 scan_console(clines, res, True, tag, args.tree, args.vmlinux, kcsan)
                 if kcsan:
@@ -1170,8 +1238,13 @@ def main():
                        "part_results": res.part_results,
                        "lane_parts": sorted(l.strip() for l in read_lines(args.lane_parts)
                                             if l.strip() and not l.startswith("#"))
-                       if args.lane_parts else None}, f, indent=1)
+                       if args.lane_parts else None,
+                       "narrowed": args.narrowed}, f, indent=1)
     print()
+    if args.narrowed:
+        # a green narrowed run proves less than a full one: say so where
+        # the verdict is read
+        print("NARROWED: %s -- not a full run" % "; ".join(args.narrowed))
     line = "%d passed, %d failed" % (n_pass, n_fail)
     if n_skip:
         line += ", %d skipped" % n_skip

@@ -18,7 +18,9 @@
 #                               tests/lanes.list gives this lane ftracetest)
 # Variables:
 #   ONLY=part[,part]  run a subset (test and base lanes), each part in the
-#                     guest the table gives it
+#                     guest the table gives it; the summary says the run
+#                     was narrowed (so do BZIMAGE=, a smaller FUZZ_OPS or
+#                     STRESS than the lane's, SMP=1)
 #   TIMEOUT=seconds   guest time limit (test 1500, debug 2700; times REPEAT)
 #   STRESS=seconds    the stress driver's time in the debug and mttcg lanes
 #   FLAVOUR=f         the kernel of the mttcg lane: test (default), debug
@@ -157,6 +159,23 @@ if [ "$flavour" = debug ]; then
 	extra+=(--kmemleak-symbols "$LOGDIR/kmemleak-symbols.txt")
 fi
 [ "$lane" = base ] && extra+=(--xfail-exact)
+# each guest must have booted the kernel just built (BZIMAGE= boots
+# another image; an image left from an earlier build is no proof either)
+extra+=(--expect-kernel "$OBJ/arch/x86/boot/bzImage")
+# what makes this run less than a full one: the summary says so before
+# its closing line
+[ -z "${ONLY:-}" ] || extra+=(--narrowed "ONLY=$ONLY")
+[ -z "${BZIMAGE:-}" ] || extra+=(--narrowed "BZIMAGE=$BZIMAGE booted, not the kernel just built")
+if [ -n "${FUZZ_OPS:-}" ]; then
+	d=2000
+	[ "$flavour" = debug ] && d=300
+	[ "$FUZZ_OPS" -ge "$d" ] || extra+=(--narrowed "FUZZ_OPS=$FUZZ_OPS fuzzer operations, not $d")
+fi
+case $lane in
+debug) [ "${STRESS:-10}" -ge 10 ] || extra+=(--narrowed "STRESS=$STRESS s of stress, not 10") ;;
+mttcg) [ "${STRESS:-30}" -ge 30 ] || extra+=(--narrowed "STRESS=$STRESS s of stress, not 30") ;;
+esac
+[ "${SMP:-2}" -ge 2 ] || extra+=(--narrowed "SMP=$SMP: guests with one vCPU")
 # KCSAN's reports: those with a racing access at a line the series adds
 # or changes fail the run, the others are listed (parse-results.py)
 if [ "$flavour" = kcsan ]; then

@@ -27,7 +27,7 @@ PARSER = os.path.join(TOP, "scripts", "parse-results.py")
 
 class Case:
     def __init__(self, name, fails=(), skips=(), notes=(), nonotes=(), passes=(), guests=("",),
-                 args=(), tree=None):
+                 args=(), tree=None, before_last=None, fixture=None):
         self.name = name
         self.tree = tree            # "fake": FAKE_TREE's ftracetest files
         # (suite, name regex, detail regex): each FAIL must match one, and
@@ -39,6 +39,8 @@ class Case:
         self.passes = list(passes)  # (suite, name regex, detail regex) that must pass
         self.guests = guests        # "" for console.log/results.log, "a" for console-a.log...
         self.args = list(args)
+        self.before_last = before_last  # regex the line before the closing line must match
+        self.fixture = fixture or name  # the directory under parser-fixtures/
 
 
 CASES = [
@@ -196,6 +198,22 @@ CASES = [
     Case("expected-results-missing", tree="fake",
          args=["--expect-parts", "parts.txt", "--expected-results", "no-such-list.txt"],
          fails=[("expected-results", r"list", r"no-such-list\.txt does not exist")]),
+    # each guest booted the kernel just built (--expect-kernel, the image's
+    # version string): b booted an older build of the same release, c
+    # another kernel (BZIMAGE=)
+    Case("kernel-other", guests=("a", "b", "c"), args=["--expect-kernel", "bzImage"],
+         passes=[("kernel", r"booted-as-built:console-a", r"^6\.1\.0-ftx \(fixture@ftx\) #1 ")],
+         fails=[("kernel", r"booted-as-built:console-b", r"did not boot the kernel just built.*"
+                 r"the console's kernel is 6\.1\.0-ftx \(fixture@ftx\) #2 SMP PREEMPT_DYNAMIC "
+                 r"Fri Nov 28"),
+                ("kernel", r"booted-as-built:console-c", r"the console's kernel is 6\.1\.0-other.*"
+                 r"the console's FTX-BOOT kernel=6\.1\.0-other; "
+                 r"the results log's FTX-RUN-BEGIN kernel=6\.1\.0-other")]),
+    # a run narrowed by ONLY or BZIMAGE (run-lane.sh --narrowed) says so
+    # right before its closing line
+    Case("narrowed", fixture="clean",
+         args=["--narrowed", "ONLY=samples", "--narrowed", "BZIMAGE=/tmp/other/bzImage"],
+         before_last=r"NARROWED: ONLY=samples; BZIMAGE=/tmp/other/bzImage -- not a full run"),
     # the multi-threaded lane's boot that stalled on the emulator's fault
     # (run-lane.sh boots the guest again): a report before its stall fails
     # the run; the stall's own reports and dumps (RCU stall, NMI
@@ -270,7 +288,7 @@ def report_case(path, tree, verbose):
 
 
 def run_case_in(case, tree, verbose, d=None):
-    d = d or os.path.join(FIX, case.name)
+    d = d or os.path.join(FIX, case.fixture)
     argv = [sys.executable, PARSER, "--tree", tree,
             "--expected-skips", os.path.join(FIX, "expected-skips.txt")]
     for g in case.guests:
@@ -290,9 +308,13 @@ def run_case_in(case, tree, verbose, d=None):
     if verbose:
         print(p.stdout, file=sys.stderr)
     problems = []
-    last = p.stdout.rstrip().splitlines()[-1] if p.stdout.strip() else ""
+    out = p.stdout.rstrip().splitlines()
+    last = out[-1] if out else ""
     if not re.fullmatch(r"\d+ passed, \d+ failed(, \d+ skipped)?", last):
         problems.append("closing line %r" % last)
+    if case.before_last and not (len(out) > 1 and re.fullmatch(case.before_last, out[-2])):
+        problems.append("the line before the closing line is %r, want %r"
+                        % (out[-2] if len(out) > 1 else "", case.before_last))
     want_rc = 1 if case.fails else 0
     if p.returncode != want_rc:
         problems.append("exit %d, want %d" % (p.returncode, want_rc))
