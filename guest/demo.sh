@@ -10,14 +10,9 @@ say() {
 }
 
 # A step that fails is shown and makes the demo exit non-zero, which
-# "make run" reports: a demo that goes wrong is no green run.
-failed=0
-run() {
-	echo "# $*"
-	sh -c "$*" && return 0
-	echo "!!! demo step failed (exit $?): $*"
-	failed=$((failed + 1))
-}
+# "make run" reports: a demo that goes wrong is no green run. run CMD
+# fails the step on any command of CMD that fails (guest/demo-step.sh).
+. /guest/demo-step.sh
 
 # waited_for SECONDS WHAT CMD...: wait for CMD; count a time-out as a failed step
 waited_for() {
@@ -30,7 +25,7 @@ waited_for() {
 
 say "An instance is a separate ring buffer: mkdir makes one"
 run "mkdir instances/demo"
-run "ls instances/demo | head -12"
+run "ls instances/demo | sed -n 1,12p"
 
 say "Enable one event in it, generate a little activity, read it back"
 run "echo 1 > instances/demo/events/sched/sched_process_exec/enable"
@@ -51,7 +46,7 @@ run "grep -v '^#' instances/demo/trace | grep tracing_mark_write"
 say "Kernel code can own an instance too: samples/ftrace/sample-trace-array"
 run "modprobe sample-trace-array"
 waited_for 10 "the sample's first trace_array_printk" grep -q "trace_array_printk: count=" instances/sample-instance/trace
-run "grep -v '^#' instances/sample-instance/trace | head -4"
+run "grep -v '^#' instances/sample-instance/trace | sed -n 1,4p"
 run "rmmod sample-trace-array"
 run "ls instances"
 
@@ -70,7 +65,7 @@ run "cat $P/captures $P/last_error"
 echo "-- the captured window (instances/sample-capture/snapshot):"
 run "grep -v '^#' instances/sample-capture/snapshot"
 echo "-- the live buffer (emptied for the next capture):"
-run "grep -v '^#' instances/sample-capture/trace | wc -l"
+run "sed '/^#/d' instances/sample-capture/trace | wc -l"
 run "rmmod sample-trace-capture"
 run "ls instances"
 
@@ -168,8 +163,8 @@ run "echo 1 > instances/demo/reset"
 run "cat instances/demo/overflow"
 
 say "Zero-copy recording: mmap-record maps every CPU's trace_pipe_raw"
-run "mmap-record -i rec -e sched:sched_switch -e syscalls:sys_enter_getppid -d 3 -o /tmp/demo.dat 2>/tmp/demo.err & until grep -qs recording /tmp/demo.err; do sleep 0.2; done; syscall-loop 1000 >/dev/null; wait; cat /tmp/demo.err"
-run "trace-cmd report -i /tmp/demo.dat | grep -m 3 -e sys_enter_getppid -e sched_switch"
+run "mmap-record -i rec -e sched:sched_switch -e syscalls:sys_enter_getppid -d 3 -o /tmp/demo.dat 2>/tmp/demo.err & rec=\$!; until grep -qs recording /tmp/demo.err || ! kill -0 \$rec 2>/dev/null; do sleep 0.2; done; syscall-loop 1000 >/dev/null; rc=0; wait \$rec || rc=\$?; cat /tmp/demo.err; exit \$rc"
+run "trace-cmd report -i /tmp/demo.dat | grep -e sys_enter_getppid -e sched_switch | sed -n 1,3p"
 run "trace-cmd report -i /tmp/demo.dat | wc -l"
 
 say "Clean up"

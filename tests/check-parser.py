@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -466,6 +467,51 @@ def kmemleak_symbols_case():
     return "; ".join(problems)
 
 
+def demo_steps_case():
+    """make run's steps (guest/demo-step.sh's run, guest/demo.sh): under
+    the guest's /bin/sh (dash: scripts/mkinitramfs.sh), a step fails when
+    any command in it fails, the first of a pipeline or one before a ";",
+    and a step that succeeds does not. No step pipes into a reader that
+    stops early (head, grep -m, grep -q), whose writer would then die of
+    SIGPIPE, a failure that depends on timing."""
+    steps = [("false | cat", True), ("false; true", True), ("true | false | cat", True),
+             ("echo ok | cat", False), ("grep -q x /dev/null || true", False),
+             ("seq 3 | while read i; do echo $i; done >/dev/null", False)]
+    script = ". %s\n%s\necho \"failed=$failed\"\n" % (
+        os.path.join(TOP, "guest", "demo-step.sh"),
+        "\n".join("run %s" % shlex.quote(cmd) for cmd, _ in steps))
+    sh = shutil.which("dash") or "sh"
+    p = subprocess.run([sh, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=60)
+    problems = []
+    for cmd, fails in steps:
+        said = "!!! demo step failed (exit 1): %s" % cmd in p.stdout.splitlines()
+        if said != fails:
+            problems.append("step %r %s" % (cmd, "passed, want failed" if fails else "failed"))
+    want = "failed=%d" % sum(f for _, f in steps)
+    if want not in p.stdout.splitlines():
+        problems.append("want %s: %s" % (want, p.stdout.strip().splitlines()[-1:]))
+    with open(os.path.join(TOP, "guest", "demo.sh")) as f:
+        for n, line in enumerate(f, 1):
+            m = re.match(r'\s*run "(.*)"\s*$', line)
+            if not m:
+                continue
+            lex = shlex.shlex(m.group(1).replace('\\"', '"').replace("\\$", "$"),
+                              posix=True, punctuation_chars=True)
+            toks = list(lex)
+            for i, t in enumerate(toks[:-1]):
+                if t != "|":
+                    continue
+                words = toks[i + 1:]
+                words = words[:next((j for j, w in enumerate(words) if w in ("|", "||", "&&", ";", "&")),
+                                    len(words))]
+                if words[0] == "head" or (words[0] == "grep" and any(
+                        re.match(r"-[a-zA-Z]*[mq]|--(max-count|quiet|silent)", w) for w in words[1:])):
+                    problems.append("guest/demo.sh:%d pipes into %r, which stops reading early"
+                                    % (n, " ".join(words)))
+    return "; ".join(problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", default=os.path.join(TOP, "build", "linux"),
@@ -497,6 +543,12 @@ def main():
     print("FTX-RESULT parser bench-goals %s %s" % ("FAIL" if why else "PASS",
           why.replace("\n", "|") if why else "missed goals beyond their excused bounds and "
           "missing rows fail make bench"))
+    try:
+        why = demo_steps_case()
+    except Exception:
+        why = traceback.format_exc().strip()
+    print("FTX-RESULT parser demo-steps %s %s" % ("FAIL" if why else "PASS",
+          why.replace("\n", "|") if why else "a failing command fails its make run step"))
     try:
         why = kmemleak_symbols_case()
     except Exception:
