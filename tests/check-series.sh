@@ -38,7 +38,12 @@ else
 	res "applies" FAIL "build/linux does not hold patches/ (${applied} commits for ${#listed[@]} patches): run make tree"
 fi
 
-# checkpatch is single-threaded: one per core, reported in series order
+# checkpatch is single-threaded: one per core, reported in series order.
+# All of its checks, sign-off included, but one: it looks the id of each
+# Fixes: tag up in the git history (UNKNOWN_COMMIT_ID), and build/linux
+# has none but the Debian tarball's, nor can a tarball tree have any. So
+# tests/fixes-commits.txt lists each id with its subject and where both
+# were found, and every tag is checked against it below.
 cp_out=$(mktemp -d)
 trap 'rm -rf "$cp_out"' EXIT
 export TREE TOP cp_out
@@ -46,15 +51,34 @@ printf '%s\n' "${listed[@]}" | xargs -P "$(nproc)" -n 1 bash -c '
 	[ -f "$TOP/patches/$1" ] || exit 0
 	# PATH: spdxcheck.py needs the python3 that has Debian python3-ply
 	cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
-		--no-signoff --quiet "$TOP/patches/$1" >"$cp_out/$1" 2>&1 || true' _
+		--ignore UNKNOWN_COMMIT_ID --quiet "$TOP/patches/$1" \
+		>"$cp_out/$1" 2>&1 || true' _
+id_re='^From: (.+ <[^ @]+@[^ >]+>)$'
 for p in "${listed[@]}"; do
 	[ -f "$TOP/patches/$p" ] || continue
+	f=$TOP/patches/$p
 	out=$(cat "$cp_out/$p" 2>/dev/null || echo "checkpatch did not run")
-	# --no-signoff: DCO is checked below, by name, for a clearer message.
-	if ! grep -q '^Signed-off-by: ' "$TOP/patches/$p"; then
-		out="missing Signed-off-by
+	# one identity with an address: the author signs off, nobody else
+	from=$(sed -n '/^From: /{p;q}' "$f")
+	if [[ $from =~ $id_re ]]; then
+		who=${BASH_REMATCH[1]}
+		signers=$(sed -n 's/^Signed-off-by: //p' "$f" | sort -u)
+		[ "$signers" = "$who" ] ||
+			out="Signed-off-by ($(echo "$signers" | paste -sd';')) is not the author ($who)
+$out"
+	else
+		out="From: is no name with an address: '$from'
 $out"
 	fi
+	# each Fixes: tag names a commit of tests/fixes-commits.txt, exactly
+	while read -r tag; do
+		id=${tag%% *}
+		want=$(awk -v id="$id" '$1 == id { sub(/^[^ ]+ /, ""); sub(/" .*/, "\""); print }' \
+			"$TOP/tests/fixes-commits.txt")
+		[ "$id (${want})" = "$tag" ] ||
+			out="Fixes: $tag is not in tests/fixes-commits.txt as it is (${want:-no such id})
+$out"
+	done < <(sed -n 's/^Fixes: //p' "$f")
 	if [ -z "$out" ]; then
 		res "checkpatch:$p" PASS
 	else
