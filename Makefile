@@ -1,10 +1,11 @@
-# ftrace-ext: a patch series for Linux 6.1 LTS, with the harness that
-# builds, boots and tests it. See README.md.
+# ftrace-ext: patch series for mainline Linux (7.2) and its 6.1 LTS
+# backport, with the harness that builds, boots and tests them. See
+# README.md.
 #
 #   make run      build the patched kernel, boot it in QEMU, run the demo
 #   make test     build, boot, run every test; ends with "N passed, N failed"
 #   make test BASE=1  the same ftracetest plan on the pristine base: is
-#                 tests/ftracetest-base-failures.txt exact?
+#                 tests/SERIES/ftracetest-base-failures.txt exact?
 #   make test-debug  the hardening lane: static checks, a lockdep/KASAN/
 #                 kmemleak kernel, the series' tests and fuzzing
 #   make test-mttcg  the series' tests, stress and fuzzer on multi-threaded
@@ -13,13 +14,18 @@
 #                 multi-threaded TCG for DURATION seconds each
 #   make bench    boot a kernel built for measuring and print the benchmarks
 #   make shell    boot the test kernel to an interactive shell
-#   make tree     build/linux: base commit (tag "base") + the series
-#   make series   regenerate patches/ from build/linux base..HEAD
-#   make check-bisect   build every prefix of the series (FROM=N: from patch N;
-#                       ONLY=N,M: those prefixes only)
+#   make tree     build/SERIES/linux: base commit (tag "base") + the series
+#   make series   regenerate patches/SERIES from build/SERIES/linux
+#   make check-bisect   build every prefix of the series (TOPIC=name: of one
+#                       topic; FROM=N: from patch N; ONLY=N,M: those only)
 #   make check-configs  build the series in configs without its dependencies
 #   make check-series   apply + checkpatch the series (host only)
+#
+# Every target takes SERIES=6.1 (the default: the 6.1 LTS backport) or
+# SERIES=7.2 (mainline), the directories of patches/.
 
+SERIES ?= 6.1
+export SERIES
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 S := scripts
@@ -29,7 +35,7 @@ S := scripts
 all: help
 
 help:
-	@sed -n '3,20p' Makefile | sed 's/^# *//'
+	@sed -n '5,25p' Makefile | sed 's/^# *//'
 
 deps:
 	@$(S)/deps.sh
@@ -66,8 +72,8 @@ series:
 	@$(S)/make-series.sh
 
 check-series: tree
-	@tests/check-series.sh | tee build/logs/host-series.txt
-	@$(S)/parse-results.py --tree build/linux --host build/logs/host-series.txt
+	@tests/check-series.sh | tee build/$(SERIES)/logs/host-series.txt
+	@$(S)/parse-results.py --tree build/$(SERIES)/linux --host build/$(SERIES)/logs/host-series.txt
 
 check-bisect: tree
 	@tests/check-bisect.sh
@@ -76,7 +82,7 @@ check-configs: tree
 	@tests/check-configs.sh
 
 clean:
-	rm -rf build/obj-* build/initramfs-* build/logs build/kvm-probe
+	rm -rf build/*/obj-* build/*/initramfs-* build/*/logs build/kvm-probe
 
 distclean:
 	rm -rf build

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Build the kernel in build/linux out of tree, into build/obj-<flavour>.
+# Build the kernel of the series (build/$SERIES/linux, or with FTX_BASE=1
+# its pristine base) out of tree, into build/$SERIES/obj-<flavour>.
 #   scripts/build-kernel.sh test|debug|kcsan|bench
 # The config is tinyconfig plus configs/base.config plus, for debug, kcsan
 # and bench, configs/<flavour>.config. Every option the fragments ask for must
@@ -81,16 +82,18 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.frags" 2>/dev/null)" != "$c
 		"# CONFIG_"*" is not set") opt=${line#\# }; want[${opt%% *}]="$opt=n" ;;
 		esac
 	done < <(cat "${frags[@]}")
-	# The base lacks the series' options (its KUnit suites, samples):
-	# there, check only the options the base's Kconfig defines.
-	defined=
-	if [ -n "$KPREFIX" ]; then
-		defined=$(find "$KTREE" -name 'Kconfig*' -not -path '*/.git/*' -print0 |
-			xargs -0 sed -nE 's/^[[:space:]]*(menu)?config[[:space:]]+([A-Za-z0-9_]+).*/CONFIG_\2/p' | sort -u)
-	fi
+	# The fragments serve every series: a base, or a series that does
+	# not carry a topic yet, lacks the options of the topics it does not
+	# have (KUnit suites, samples). Check the options this tree's Kconfig
+	# defines; check-series checks that each option of the fragments is
+	# defined by some series (a typo would be skipped everywhere).
+	defined=$(find "$KTREE" -name 'Kconfig*' -not -path '*/.git/*' -print0 |
+		xargs -0 sed -nE 's/^[[:space:]]*(menu)?config[[:space:]]+([A-Za-z0-9_]+).*/CONFIG_\2/p' | sort -u)
 	bad=0
+	absent=()
 	for opt in "${!want[@]}"; do
-		if [ -n "$defined" ] && ! grep -qxF "$opt" <<<"$defined"; then
+		if ! grep -qxF "$opt" <<<"$defined"; then
+			absent+=("$opt")
 			continue
 		fi
 		line=${want[$opt]}
@@ -101,6 +104,8 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.frags" 2>/dev/null)" != "$c
 		esac
 	done
 	[ $bad -eq 0 ] || die "kernel config: options above were dropped by kconfig (unmet dependencies?); see $LOGDIR/config-$flavour.log"
+	[ ${#absent[@]} -eq 0 ] ||
+		info "options of the fragments this tree does not define: $(printf '%s\n' "${absent[@]}" | sort | paste -sd' ')"
 	echo "$cfgsum" >"$OBJ/.config.frags"
 fi
 

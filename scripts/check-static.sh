@@ -4,14 +4,15 @@
 #    the series touches parses without warnings;
 #  - sparse (C=2) and W=1: building the directories the series touches
 #    reports no warning that the pristine base does not report too.
-# The base is a git worktree of build/linux at tag "base" (build/linux-base).
+# The base is a git worktree of build/$SERIES/linux at tag "base"
+# (build/$SERIES/linux-base).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 S=static
 res() { echo "FTX-RESULT $S $*"; }
 
-[ -f "$BUILD/obj-test/.config" ] || die "build the test kernel first"
+[ -f "$SBUILD/obj-test/.config" ] || die "build the test kernel first"
 # the build's own cache, never the host's (see build-kernel.sh)
 export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 
@@ -78,7 +79,7 @@ fi
 build_checked() {
 	local tree=$1 obj=$2 log=$3 d targets=()
 	mkdir -p "$obj"
-	cp "$BUILD/obj-test/.config" "$obj/.config"
+	cp "$SBUILD/obj-test/.config" "$obj/.config"
 	make -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" olddefconfig prepare >"$log" 2>&1
 	for d in $dirs; do
 		[ -d "$tree/$d" ] && targets+=("$d/")
@@ -101,9 +102,9 @@ warnings() {
 }
 
 info "sparse + W=1 on: $dirs (base, then patched)"
-build_checked "$BASE_TREE" "$BUILD/obj-static-base" "$LOGDIR/static-base.log" ||
+build_checked "$BASE_TREE" "$SBUILD/obj-static-base" "$LOGDIR/static-base.log" ||
 	{ tail -20 "$LOGDIR/static-base.log"; die "static build of the base failed"; }
-build_checked "$TREE" "$BUILD/obj-static" "$LOGDIR/static.log" ||
+build_checked "$TREE" "$SBUILD/obj-static" "$LOGDIR/static.log" ||
 	{ tail -20 "$LOGDIR/static.log"; die "static build of the series failed"; }
 warnings "$LOGDIR/static-base.log" >"$LOGDIR/static-base.warnings"
 warnings "$LOGDIR/static.log" >"$LOGDIR/static.warnings"

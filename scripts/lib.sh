@@ -3,9 +3,20 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TREE=$BUILD/linux
-BASE_TREE=$BUILD/linux-base
-LOGDIR=$BUILD/logs
+
+# The series: one directory of patches/ per base kernel (SERIES=6.1, the
+# default, or 7.2). patches/$SERIES/base.conf names the base; its
+# topics file lists the topic series in the order they apply. Everything
+# of a series is built under build/$SERIES; the compiler cache, the
+# fetched libtracefs and QEMU are shared.
+SERIES=${SERIES:-6.1}
+SERIES_DIR=$TOP/patches/$SERIES
+# the per-series data of the harness: expected results, known failures
+TESTDATA=$TOP/tests/$SERIES
+SBUILD=$BUILD/$SERIES
+TREE=$SBUILD/linux
+BASE_TREE=$SBUILD/linux-base
+LOGDIR=$SBUILD/logs
 # The tree that is built, booted and tested: the patched one, or with
 # FTX_BASE=1 the pristine base (make test BASE=1, make bench), whose
 # objects and initramfs carry a "base-" prefix.
@@ -16,8 +27,27 @@ else
 	KTREE=$TREE
 	KPREFIX=
 fi
-BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-BASE_PKG=linux-source-6.1
+
+if [ ! -f "$SERIES_DIR/base.conf" ]; then
+	echo "error: SERIES=$SERIES: no patches/$SERIES/base.conf (series: $(cd "$TOP/patches" && ls -d */ 2>/dev/null | tr -d / | paste -sd' '))" >&2
+	exit 1
+fi
+# BASE_PKG: the Debian package of the base's source; BASE_SUITE: "apt"
+# (installed with apt by make deps) or the Debian suite its .deb is
+# fetched from (scripts/fetch-base.sh, checked against the suite's index)
+BASE_PKG=
+BASE_SUITE=
+# shellcheck source=/dev/null
+. "$SERIES_DIR/base.conf"
+[ -n "$BASE_PKG" ] && [ -n "$BASE_SUITE" ] || {
+	echo "error: patches/$SERIES/base.conf sets no BASE_PKG or BASE_SUITE" >&2
+	exit 1
+}
+if [ "$BASE_SUITE" = apt ]; then
+	BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz
+else
+	BASE_TARBALL=$BUILD/bases/$BASE_PKG/usr/src/$BASE_PKG.tar.xz
+fi
 
 mkdir -p "$LOGDIR"
 
@@ -39,23 +69,23 @@ info() {
 # obj_dir FLAVOUR, initramfs_path FLAVOUR: where KTREE's build of FLAVOUR
 # (test, debug, bench) and its initramfs go.
 obj_dir() {
-	echo "$BUILD/obj-$KPREFIX$1"
+	echo "$SBUILD/obj-$KPREFIX$1"
 }
 
 initramfs_path() {
-	echo "$BUILD/initramfs-$KPREFIX$1.cpio"
+	echo "$SBUILD/initramfs-$KPREFIX$1.cpio"
 }
 
-# ensure_base_tree: build/linux-base, a worktree of build/linux at tag
+# ensure_base_tree: build/$SERIES/linux-base, a worktree of the tree at tag
 # "base". Made anew when it is missing or is not at that tag (a base
-# update recreates build/linux and leaves the old worktree dangling).
+# update recreates the tree and leaves the old worktree dangling).
 ensure_base_tree() {
 	local want
-	want=$(git -C "$TREE" rev-parse base) || die "build/linux has no tag base: run make tree"
+	want=$(git -C "$TREE" rev-parse base) || die "${TREE#"$TOP"/} has no tag base: run make tree"
 	[ "$(git -C "$BASE_TREE" rev-parse HEAD 2>/dev/null)" = "$want" ] &&
 		[ -z "$(git -C "$BASE_TREE" status --porcelain --untracked-files=no 2>/dev/null)" ] &&
 		return 0
-	info "making build/linux-base (the pristine base, tag base)"
+	info "making ${BASE_TREE#"$TOP"/} (the pristine base, tag base)"
 	rm -rf "$BASE_TREE"
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q -f --detach "$BASE_TREE" base
@@ -74,26 +104,61 @@ phase_done() {
 	printf '%s %d\n' "$name" "$secs" >>"$LOGDIR/phases"
 }
 
-# The installed base package version, e.g. 6.1.192-2.
+# The base package's version, e.g. 6.1.192-2: installed with apt, or
+# fetched (the VERSIONS file of scripts/fetch-base.sh)
 base_pkg_version() {
-	dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null || true
+	if [ "$BASE_SUITE" = apt ]; then
+		dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null || true
+	else
+		awk -v p="$BASE_PKG" '$1 == p { print $2 }' "$BUILD/bases/$BASE_PKG/VERSIONS" 2>/dev/null || true
+	fi
 }
 
-# Hash of the series as it is in patches/ (order and contents).
+# The topics of the series, in the order they apply: the first word of
+# each line of patches/$SERIES/topics (the rest: the features it brings)
+series_topics() {
+	[ -f "$SERIES_DIR/topics" ] || return 0
+	sed -e 's/#.*//' "$SERIES_DIR/topics" | awk 'NF && $1 != "-" { print $1 }'
+}
+
+# The features that guest tests name in "# needs:": those of the series'
+# topics and the base's own ("-" in patches/$SERIES/topics), or with
+# FTX_BASE=1 (the pristine base) the base's own only
+series_features() {
+	[ -f "$SERIES_DIR/topics" ] || return 0
+	sed -e 's/#.*//' "$SERIES_DIR/topics" | awk -v base="$KPREFIX" '
+		NF && (base == "" || $1 == "-") { for (i = 2; i <= NF; i++) print $i }'
+}
+
+# topic_patches TOPIC: its patches in order, as TOPIC/NNNN-name.patch
+# (the cover letter, 0000-cover-letter.patch, is never applied)
+topic_patches() {
+	local f
+	for f in "$SERIES_DIR/$1"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -e "$f" ] || continue
+		[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue
+		echo "$1/$(basename "$f")"
+	done
+}
+
+# Every patch of the series, topic after topic, as TOPIC/NNNN-name.patch
+series_patches() {
+	local t
+	for t in $(series_topics); do
+		topic_patches "$t"
+	done
+}
+
+# Hash of the series as it is in patches/$SERIES (order and contents)
 series_hash() {
 	(
-		cd "$TOP/patches"
-		cat series 2>/dev/null || true
-		grep -v '^\s*#' series 2>/dev/null | grep -v '^\s*$' | while read -r p; do
+		cd "$SERIES_DIR"
+		cat base.conf topics 2>/dev/null || true
+		series_patches | while read -r p; do
+			echo "$p"
 			cat "$p"
 		done
 	) | sha256sum | cut -d' ' -f1
-}
-
-# Patches listed in patches/series, in order.
-series_patches() {
-	[ -f "$TOP/patches/series" ] || return 0
-	grep -v '^\s*#' "$TOP/patches/series" | grep -v '^\s*$' || true
 }
 
 # src_warnings LOG FILE...: the compiler warnings of build log LOG that
@@ -107,18 +172,23 @@ src_warnings() {
 	grep -E "(^|/)($re)\.[ch]:[0-9]+:[0-9]+: warning:" "$log" || true
 }
 
-# fetch_debs SUITE DEST PKG...: unpack Debian packages of SUITE (their
-# binary .debs from the archive's pool, checked against the SHA256 sums of
-# the suite's Packages index) under DEST, with DEST/VERSIONS naming them.
-# Replaces DEST whole, so a failed fetch leaves no half of one.
+# fetch_debs SUITE DEST [all] PKG...: unpack Debian packages of SUITE
+# (their binary .debs from the archive's pool, checked against the SHA256
+# sums of the suite's Packages index: amd64's, or with "all" the index of
+# packages for every architecture) under DEST, with DEST/VERSIONS naming
+# them. Replaces DEST whole, so a failed fetch leaves no half of one.
 fetch_debs() {
 	local suite=$1 dest=$2 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-	local tmp pkg file sum ver
+	local tmp pkg file sum ver arch=amd64
 	shift 2
+	if [ "${1:-}" = all ]; then
+		arch=all
+		shift
+	fi
 	command -v curl >/dev/null || die "curl not found (make deps installs it)"
 	tmp=$(mktemp -d)
-	curl -fsS --retry 3 -o "$tmp/Packages.xz" "$mirror/dists/$suite/main/binary-amd64/Packages.xz" ||
-		{ rm -rf "$tmp"; die "cannot fetch $mirror/dists/$suite/main/binary-amd64/Packages.xz"; }
+	curl -fsS --retry 3 -o "$tmp/Packages.xz" "$mirror/dists/$suite/main/binary-$arch/Packages.xz" ||
+		{ rm -rf "$tmp"; die "cannot fetch $mirror/dists/$suite/main/binary-$arch/Packages.xz"; }
 	xz -dc "$tmp/Packages.xz" >"$tmp/Packages"
 	rm -rf "$dest.new"
 	mkdir -p "$dest.new"
@@ -192,19 +262,34 @@ fuzz_ops_arg() {
 # scripts test the series.
 known_parts() {
 	local t d
-	# the pristine base (make test BASE=1) runs the ftracetest plan only:
-	# it has none of the series' KUnit suites that the kunit part checks
-	if [ -z "$KPREFIX" ]; then
-		echo kunit
-		for t in "$TOP"/guest/tests/*.sh; do
-			basename "$t" .sh
-		done
-	fi
+	# the pristine base (make test BASE=1) runs the ftracetest plan and
+	# the guest tests of what the base has (series_features): it has none
+	# of the series' KUnit suites that the kunit part checks
+	[ -n "$KPREFIX" ] || echo kunit
+	for t in "$TOP"/guest/tests/*.sh; do
+		if test_in_series "$t"; then basename "$t" .sh; fi
+	done
 	echo ftracetest
 	for d in "$KTREE"/tools/testing/selftests/ftrace/test.d/*/; do
 		echo "ftracetest:$(basename "$d")"
 	done
 	echo ftracetest:trigger/inter-event
+}
+
+# test_needs SCRIPT: the features a guest test needs, from its "# needs:"
+# line (scripts/run-lane.sh fails a script without one)
+test_needs() {
+	sed -n 's/^# needs:[[:space:]]*//p' "$1" | head -1
+}
+
+# test_in_series SCRIPT: the series brings every feature SCRIPT needs
+test_in_series() {
+	local f features
+	features=$(series_features)
+	grep -q '^# needs:' "$1" || die "${1#"$TOP"/}: no '# needs: FEATURE...' line (the features of patches/*/topics it tests)"
+	for f in $(test_needs "$1"); do
+		grep -qxF -- "$f" <<<"$features" || return 1
+	done
 }
 
 # check_parts WHERE LIST: die unless the comma LIST names parts, all known.
@@ -222,15 +307,15 @@ check_parts() {
 
 # expand_parts LANE LIST: the parts a run of the comma LIST runs, one a
 # line, with ftracetest as its categories (in a lane that has a list,
-# guest/ftracetest-LANE.list, those of its list). parse-results.py
+# tests/$SERIES/ftracetest-LANE.list, those of its list). parse-results.py
 # --expect-parts fails each of them that did not run.
 expand_parts() {
 	local lane=$1 p item
 	for p in ${2//,/ }; do
 		if [ "$p" != ftracetest ]; then
 			echo "$p"
-		elif [ -f "$TOP/guest/ftracetest-$lane.list" ]; then
-			grep -v '^\s*#' "$TOP/guest/ftracetest-$lane.list" | grep -v '^\s*$' | while read -r item; do
+		elif [ -f "$TESTDATA/ftracetest-$lane.list" ]; then
+			grep -v '^\s*#' "$TESTDATA/ftracetest-$lane.list" | grep -v '^\s*$' | while read -r item; do
 				case $item in
 				*.tc) echo "ftracetest:$(dirname "$item")" ;;
 				*) echo "ftracetest:$item" ;;

@@ -112,7 +112,7 @@ done
 echo
 echo "== goals (tests/bench-goals.txt)"
 grc=0
-"$TOP/scripts/bench-goals.py" "$TOP/tests/bench-goals.txt" "$LOGDIR/results-bench-base.log" \
+"$TOP/scripts/bench-goals.py" "$TESTDATA/bench-goals.txt" "$LOGDIR/results-bench-base.log" \
 	"$LOGDIR/results-bench-patched.log" >"$LOGDIR/bench-goals.txt" || grc=1
 grep -v '^FTX-RESULT ' "$LOGDIR/bench-goals.txt" | tee -a "$LOGDIR/bench-tables.txt"
 grep '^FTX-RESULT .* FAIL ' "$LOGDIR/bench-goals.txt" || true

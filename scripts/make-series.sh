@@ -1,32 +1,58 @@
 #!/bin/bash
-# Regenerate patches/ from build/linux base..HEAD: one file per commit,
-# git format-patch with stable names and no churn (zero commit ids, no
-# numbering in subjects, no signature), and patches/series in order.
+# Regenerate patches/$SERIES from build/$SERIES/linux, one topic at a
+# time: the commits from the branch of the topic before (or tag base) to
+# branch topic/NAME (scripts/prepare-tree.sh makes them; rebases move them)
+# become patches/$SERIES/NAME/NNNN-*.patch, git format-patch with stable
+# names and no churn (zero commit ids, no numbering in subjects, no
+# signature). Each topic's cover letter, 0000-cover-letter.patch, is
+# written by hand down to its shortlog; the subject's patch count, the
+# shortlog, the diffstat and the lines naming the base and the topics it
+# needs are made here.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "build/linux missing: run make tree"
+[ -d "$TREE/.git" ] || die "${TREE#"$TOP"/} missing: run make tree"
 if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
 	git -C "$TREE" status --short --untracked-files=no | head >&2
-	die "build/linux has uncommitted changes: commit (or stash) them first"
+	die "${TREE#"$TOP"/} has uncommitted changes: commit (or stash) them first"
 fi
+
+mapfile -t topics < <(series_topics)
+[ ${#topics[@]} -gt 0 ] || die "patches/$SERIES/topics lists no topic"
+# the topic branches, each on top of the one before, the last at HEAD
+prev=base
+for t in "${topics[@]}"; do
+	git -C "$TREE" rev-parse -q --verify "refs/heads/topic/$t" >/dev/null ||
+		die "no branch topic/$t in ${TREE#"$TOP"/}: make tree makes one for each topic of patches/$SERIES/topics"
+	git -C "$TREE" merge-base --is-ancestor "$prev" "topic/$t" ||
+		die "topic/$t does not build on $prev: rebase with --update-refs (rebase.updateRefs is set)"
+	prev=topic/$t
+done
+[ "$(git -C "$TREE" rev-parse "$prev")" = "$(git -C "$TREE" rev-parse HEAD)" ] ||
+	die "HEAD is not topic/${topics[-1]}: commits past the last topic belong to one (git branch -f topic/NAME)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
-	-o "$tmp" base..HEAD
-
-# every patch but the cover letter, which is written by hand and kept
-find "$TOP/patches" -maxdepth 1 -name '*.patch' ! -name 0000-cover-letter.patch -delete
-: >"$TOP/patches/series"
-for f in "$tmp"/*.patch; do
-	[ -e "$f" ] || continue
-	cp "$f" "$TOP/patches/"
-	basename "$f" >>"$TOP/patches/series"
+pkgver=$(base_pkg_version)
+prev=base
+needs=
+n=0
+for t in "${topics[@]}"; do
+	dir=$SERIES_DIR/$t
+	mkdir -p "$dir" "$tmp/$t"
+	git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
+		-o "$tmp/$t" "$prev..topic/$t"
+	git -C "$TREE" format-patch -q --zero-commit --no-signature --cover-letter \
+		-o "$tmp/$t.cover" "$prev..topic/$t"
+	find "$dir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name 0000-cover-letter.patch -delete
+	cp "$tmp/$t"/*.patch "$dir/" 2>/dev/null || true
+	count=$(find "$tmp/$t" -name '*.patch' | wc -l)
+	n=$((n + count))
+	"$TOP/scripts/cover-letter.py" "$dir/0000-cover-letter.patch" "$tmp/$t.cover/0000-cover-letter.patch" \
+		"$count" "$BASE_PKG $pkgver" "$needs" || die "$t: cover letter"
+	needs="${needs:+$needs }$t"
+	prev=topic/$t
 done
-n=$(wc -l <"$TOP/patches/series")
 printf '%s %s\n' "$(git -C "$TREE" rev-parse HEAD)" "$(series_hash)" >"$TREE/.git/ftrace-ext-stamp"
-info "patches/: $n patches from base..HEAD"
-[ ! -f "$TOP/patches/0000-cover-letter.patch" ] ||
-	info "patches/0000-cover-letter.patch kept: refresh its shortlog and diffstat from 'git format-patch --cover-letter base..HEAD' in build/linux if the series changed"
-git -C "$TOP" status --short -- patches/ || true
+info "patches/$SERIES: $n patches in ${#topics[@]} topics from base..HEAD"
+git -C "$TOP" status --short -- "patches/$SERIES" | head -20 || true

@@ -130,14 +130,21 @@ for src in "$TOP"/guest/libtracefs/*.c; do
 	fi
 done
 
-# --- C selftests of the patched tree (not in the base), static
-mmap_test=$KTREE/tools/testing/selftests/ring-buffer/trace_mmap_test.c
-if [ -f "$mmap_test" ]; then
-	make -C "$KTREE" O="$OBJ" -s headers_install
-	gcc -O2 -Wall -Werror -static -I"$OBJ/usr/include" \
-		-o "$ROOT/usr/bin/trace_mmap_test" "$mmap_test" ||
-		die "selftest $mmap_test does not build"
-fi
+# --- C selftests of the mapping, static: the 6.1 series' trace_mmap_test,
+# mainline's map_test (6.10 on), whichever the tree has
+headers=
+for t in trace_mmap_test map_test; do
+	src=$KTREE/tools/testing/selftests/ring-buffer/$t.c
+	[ -f "$src" ] || continue
+	[ -n "$headers" ] || make -C "$KTREE" O="$OBJ" -s headers_install
+	headers=1
+	# upstream's own code builds as its Makefile builds it (-Wall)
+	werror=-Werror
+	[ "$t" = trace_mmap_test ] || werror=
+	gcc -O2 -Wall $werror -static -I"$OBJ/usr/include" \
+		-I"$KTREE/tools/testing/selftests" \
+		-o "$ROOT/usr/bin/$t" "$src" || die "selftest $src does not build"
+done
 # the recorder of tools/tracing (libtracefs and libtraceevent come with
 # trace-cmd above)
 recorder=$KTREE/tools/tracing/mmap-record/mmap-record.c
@@ -154,6 +161,10 @@ fi
 cp -a "$KTREE/tools/testing/selftests/ftrace" "$ROOT/opt/ftracetest"
 rm -rf "$ROOT/opt/ftracetest/logs"
 cp -a "$TOP/guest" "$ROOT/guest"
+# the series' lists of the ftracetest cases a lane runs (run-tests.sh)
+for l in "$TESTDATA"/ftracetest-*.list; do
+	[ -e "$l" ] && cp "$l" "$ROOT/guest/"
+done
 if [ -d "$BUILD/guest-bin" ]; then
 	cp -a "$BUILD/guest-bin/." "$ROOT/usr/bin/"
 fi

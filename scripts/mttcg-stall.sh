@@ -12,7 +12,7 @@
 # most frequent one, read through the vCPU's page tables and at its
 # physical address. A guest that panics is a crash: its first report and
 # RIPs. Prints one line an attempt and the counts of stalls and crashes;
-# the probes and consoles stay in build/logs/stall-*.
+# the probes and consoles stay in build/$SERIES/logs/stall-*.
 #   QEMU_TCG=system   Debian 12's QEMU 7.2, not scripts/fetch-qemu.sh's
 #   QEMU_EXTRA="..."  more QEMU options, e.g. "-d nochain" (TCG: no direct
 #                     jumps between translated blocks)

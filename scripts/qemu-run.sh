@@ -2,8 +2,8 @@
 # Boot a built kernel + initramfs in QEMU and run one guest mode.
 #   scripts/qemu-run.sh FLAVOUR MODE [TIMEOUT_SECONDS] [EXTRA_CMDLINE...]
 # MODE is test, demo, bench or shell. The console (ttyS0) streams to stdout
-# and to build/logs/console-MODE.log; the guest's results channel (ttyS1)
-# goes to build/logs/results-MODE.log.
+# and to build/$SERIES/logs/console-MODE.log; the guest's results channel (ttyS1)
+# goes to build/$SERIES/logs/results-MODE.log.
 #
 #   KVM=auto (default) probe once whether /dev/kvm boots this kernel, and
 #            use it if so; KVM=0 never; KVM=1 always.

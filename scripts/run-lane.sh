@@ -73,7 +73,7 @@ cmdline="$cmdline $(fuzz_seed_arg) $(fuzz_ops_arg)${REPEAT:+ ftx.repeat=$REPEAT}
 if [ -z "${TIMEOUT:-}" ] && [ "${REPEAT:-1}" -gt 1 ]; then
 	tmo=$((tmo * REPEAT))
 fi
-xfail=$TOP/tests/ftracetest-base-failures.txt
+xfail=$TESTDATA/ftracetest-base-failures.txt
 
 : >"$LOGDIR/phases"
 t0=$(now)
@@ -87,12 +87,19 @@ parts=$LOGDIR/parts-$lane.txt
 plan=$LOGDIR/plan-$lane.txt
 expand_parts "$lane" "$(known_parts | grep -v : | paste -sd,)" >"$parts"
 [ -z "${ONLY:-}" ] || check_parts ONLY "$ONLY"
+# the guest tests of features this series (or base) lacks: the table may
+# name them for the series that have them
+elsewhere=$LOGDIR/parts-elsewhere.txt
+for t in "$TOP"/guest/tests/*.sh; do
+	test_in_series "$t" || basename "$t" .sh
+done >"$elsewhere"
 "$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$lane" \
-	--parts "$parts" ${ONLY:+--only "$ONLY"} >"$plan" || die "no plan for lane $lane"
+	--elsewhere "$elsewhere" --parts "$parts" ${ONLY:+--only "$ONLY"} >"$plan" ||
+	die "no plan for lane $lane"
 [ -s "$plan" ] || die "lane $lane: no guest has a part to run"
 cut -d' ' -f3 "$plan" | tr , '\n' >"$parts"
 # the results the parts print depend on the kernel: the mttcg lane's are
-# those of the lane of its flavour (tests/expected-results.txt)
+# those of the lane of its flavour (tests/$SERIES/expected-results.txt)
 rlane=$lane
 if [ "$lane" = mttcg ]; then
 	rlane=debug
@@ -106,12 +113,13 @@ lane_parts=()
 if [ "$rlane" != base ]; then
 	expand_parts "$rlane" "$(known_parts | grep -v : | paste -sd,)" >"$LOGDIR/lane-parts-$rlane.in"
 	"$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$rlane" \
-		--parts "$LOGDIR/lane-parts-$rlane.in" >"$LOGDIR/lane-plan-$rlane.txt" || die "no plan for lane $rlane"
+		--elsewhere "$elsewhere" --parts "$LOGDIR/lane-parts-$rlane.in" \
+		>"$LOGDIR/lane-plan-$rlane.txt" || die "no plan for lane $rlane"
 	cut -d' ' -f3 "$LOGDIR/lane-plan-$rlane.txt" | tr , '\n' >"$LOGDIR/lane-parts-$rlane.txt"
 	lane_parts=(--lane-parts "$LOGDIR/lane-parts-$rlane.txt")
 fi
 
-info "lane $lane: base $BASE_PKG $(base_pkg_version), kernel $(make -s -C "$KTREE" kernelversion), series: $([ "$lane" = base ] && echo "none (pristine base)" || echo "$(series_patches | wc -l) patches")"
+info "lane $lane: series $SERIES, base $BASE_PKG $(base_pkg_version), kernel $(make -s -C "$KTREE" kernelversion), patches: $([ "$lane" = base ] && echo "none (pristine base)" || echo "$(series_patches | wc -l) in topics $(series_topics | paste -sd' ')")"
 measured=$(sed -nE 's/^# Measured on Debian [^ ]+ ([^ ,]+).*/\1/p' "$xfail" | head -1)
 if [ "$measured" != "$(base_pkg_version)" ]; then
 	info "NOTE: the known base failures were measured on ${measured:-an unknown base}, this base is $(base_pkg_version): run make test BASE=1 and update ${xfail#"$TOP"/}"
@@ -297,9 +305,9 @@ s=$(now)
 prc=0
 "$TOP/scripts/parse-results.py" --tree "$KTREE" "${parse_args[@]}" "${stale[@]}" \
 	--xfail "$xfail" \
-	--expected-skips "$TOP/tests/expected-skips.txt" \
+	--expected-skips "$TESTDATA/expected-skips.txt" \
 	--expect-parts "$parts" \
-	--expected-results "$TOP/tests/expected-results.txt" --lane "$rlane" --flavour "$flavour" \
+	--expected-results "$TESTDATA/expected-results.txt" --lane "$rlane" --flavour "$flavour" \
 	"${lane_parts[@]}" \
 	--vmlinux "$OBJ/vmlinux" \
 	"${host[@]}" "${extra[@]}" \

@@ -6,7 +6,7 @@
 # then drops what depends on them), built in an object directory of its
 # own; a config fails when an option it turns off is still set after
 # olddefconfig, on a build error, or on a compiler warning in a file the
-# series touches. Leaves build/linux as it is (builds its HEAD).
+# series touches. Leaves the tree as it is (builds its HEAD).
 #   CONFIGS="name ..."   build only these (default: all below)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -30,7 +30,7 @@ declare -A off=(
 names=${CONFIGS:-"nodyn nofunc nosnap-nomod notracing"}
 
 cd "$TREE"
-[ -f "$BUILD/obj-test/.config" ] || die "build the test kernel first (make build)"
+[ -f "$SBUILD/obj-test/.config" ] || die "build the test kernel first (make build)"
 # the build's own cache, never the host's (see build-kernel.sh)
 export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 mapfile -t files < <(git diff --name-only base..HEAD)
@@ -38,10 +38,10 @@ fails=0 n=0
 for name in $names; do
 	[ -n "${off[$name]:-}" ] || die "unknown config '$name' (${!off[*]})"
 	n=$((n + 1))
-	obj=$BUILD/obj-cfg-$name
+	obj=$SBUILD/obj-cfg-$name
 	log=$LOGDIR/configs-$name.log
 	mkdir -p "$obj"
-	cp "$BUILD/obj-test/.config" "$obj/.config"
+	cp "$SBUILD/obj-test/.config" "$obj/.config"
 	args=()
 	for o in ${off[$name]}; do
 		args+=(-d "$o")

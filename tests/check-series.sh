@@ -1,7 +1,9 @@
 #!/bin/bash
 # Host-side checks of the series itself, as FTX-RESULT lines on stdout:
-#  - patches/series and patches/*.patch agree, and the series applied in
-#    order with "git am" (scripts/prepare-tree.sh did it; verify the result)
+#  - patches/$SERIES/topics and its topic directories agree, each topic's
+#    patches are numbered in order and its cover letter is written, counts
+#    them and names the base and the topics before it; the series applied
+#    in order with "git am" (scripts/prepare-tree.sh did it; verify it)
 #  - scripts/checkpatch.pl --strict finds nothing in any patch
 #  - checkbashisms finds nothing new in the ftrace selftests (what
 #    upstream's selftest/bashisms.tc checks; the guest has no perl)
@@ -12,52 +14,85 @@ S=series
 res() { echo "FTX-RESULT $S $*"; }
 
 mapfile -t listed < <(series_patches)
-# a lookup table, not "printf | grep -q": under pipefail, grep -q leaving
-# early kills printf with SIGPIPE and a listed patch reads as unlisted
-declare -A is_listed=()
+mapfile -t topics < <(series_topics)
 ok=1
-for p in "${listed[@]}"; do
-	is_listed[$p]=1
-	[ -f "$TOP/patches/$p" ] || { res "listed:$p" FAIL "in patches/series but missing"; ok=0; }
+[ ${#topics[@]} -gt 0 ] || { res "topics" FAIL "patches/$SERIES/topics lists no topic"; ok=0; }
+# every directory of patches/$SERIES is a listed topic, and the reverse
+for d in "$SERIES_DIR"/*/; do
+	[ -d "$d" ] || continue
+	printf '%s\n' "${topics[@]}" | grep -qxF "$(basename "$d")" ||
+		{ res "unlisted:$(basename "$d")" FAIL "patches/$SERIES/$(basename "$d") is not in patches/$SERIES/topics"; ok=0; }
 done
-for f in "$TOP"/patches/*.patch; do
-	[ -e "$f" ] || continue
-	b=$(basename "$f")
-	# the cover letter: not in patches/series, never applied or checked
-	[ "$b" != 0000-cover-letter.patch ] || continue
-	[ -n "${is_listed[$b]:-}" ] || { res "unlisted:$b" FAIL "patches/$b is not in patches/series"; ok=0; }
+pkgver=$(base_pkg_version)
+needs=
+for t in "${topics[@]}"; do
+	if [ ! -d "$SERIES_DIR/$t" ]; then
+		res "listed:$t" FAIL "in patches/$SERIES/topics but patches/$SERIES/$t is missing"
+		ok=0
+		continue
+	fi
+	# a topic's patches are numbered from 0001 without a gap
+	i=0
+	for p in $(topic_patches "$t"); do
+		i=$((i + 1))
+		case ${p#"$t"/} in
+		"$(printf '%04d' "$i")"-*) ;;
+		*) res "numbered:$p" FAIL "patch $i of topic $t is numbered otherwise (make series numbers them)"; ok=0 ;;
+		esac
+	done
+	# its cover letter: written (no placeholder), for this many patches,
+	# this base and the topics before it
+	c=$SERIES_DIR/$t/0000-cover-letter.patch
+	why=
+	if [ ! -f "$c" ]; then
+		why="missing (make series makes one to fill in)"
+	elif grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$c"; then
+		why="its subject or text is still a placeholder"
+	elif ! grep -qE "^Subject: \[PATCH 0+/$i\]" "$c"; then
+		why="its subject does not count $i patches (make series)"
+	elif ! grep -qxF "base-commit: Debian $BASE_PKG $pkgver" "$c"; then
+		why="it does not name the base $BASE_PKG $pkgver (make series)"
+	elif ! grep -qxF "prerequisite-topics: ${needs:-none}" "$c"; then
+		why="it does not name the topics before it: ${needs:-none} (make series)"
+	fi
+	if [ -n "$why" ]; then
+		res "cover-letter:$t" FAIL "$why"
+	else
+		res "cover-letter:$t" PASS "$i patches"
+	fi
+	needs="${needs:+$needs }$t"
 done
-[ $ok -eq 1 ] && res "files-consistent" PASS
+[ $ok -eq 1 ] && res "files-consistent" PASS "${#listed[@]} patches in ${#topics[@]} topics"
 
 stamp=$TREE/.git/ftrace-ext-stamp
 applied=$(git -C "$TREE" rev-list --count base..HEAD 2>/dev/null || echo -1)
 if [ -f "$stamp" ] && [ "$(cut -d' ' -f2 "$stamp")" = "$(series_hash)" ] &&
 	[ "$applied" -eq "${#listed[@]}" ]; then
-	res "applies" PASS "${#listed[@]} patches on $(cat "$TREE/.git/ftrace-ext-base")"
+	res "applies" PASS "${#listed[@]} patches on $BASE_PKG $(cat "$TREE/.git/ftrace-ext-base")"
 else
-	res "applies" FAIL "build/linux does not hold patches/ (${applied} commits for ${#listed[@]} patches): run make tree"
+	res "applies" FAIL "${TREE#"$TOP"/} does not hold patches/$SERIES (${applied} commits for ${#listed[@]} patches): run make tree"
 fi
 
 # checkpatch is single-threaded: one per core, reported in series order.
 # All of its checks, sign-off included, but one: it looks the id of each
-# Fixes: tag up in the git history (UNKNOWN_COMMIT_ID), and build/linux
+# Fixes: tag up in the git history (UNKNOWN_COMMIT_ID), and the tree
 # has none but the Debian tarball's, nor can a tarball tree have any. So
 # tests/fixes-commits.txt lists each id with its subject and where both
 # were found, and every tag is checked against it below.
 cp_out=$(mktemp -d)
 trap 'rm -rf "$cp_out"' EXIT
-export TREE TOP cp_out
+export TREE TOP SERIES_DIR cp_out
 printf '%s\n' "${listed[@]}" | xargs -P "$(nproc)" -n 1 bash -c '
-	[ -f "$TOP/patches/$1" ] || exit 0
+	[ -f "$SERIES_DIR/$1" ] || exit 0
 	# PATH: spdxcheck.py needs the python3 that has Debian python3-ply
 	cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
-		--ignore UNKNOWN_COMMIT_ID --quiet "$TOP/patches/$1" \
-		>"$cp_out/$1" 2>&1 || true' _
+		--ignore UNKNOWN_COMMIT_ID --quiet "$SERIES_DIR/$1" \
+		>"$cp_out/${1//\//_}" 2>&1 || true' _
 id_re='^From: (.+ <[^ @]+@[^ >]+>)$'
 for p in "${listed[@]}"; do
-	[ -f "$TOP/patches/$p" ] || continue
-	f=$TOP/patches/$p
-	out=$(cat "$cp_out/$p" 2>/dev/null || echo "checkpatch did not run")
+	[ -f "$SERIES_DIR/$p" ] || continue
+	f=$SERIES_DIR/$p
+	out=$(cat "$cp_out/${p//\//_}" 2>/dev/null || echo "checkpatch did not run")
 	# one identity with an address: the author signs off, nobody else
 	from=$(sed -n '/^From: /{p;q}' "$f")
 	if [[ $from =~ $id_re ]]; then
@@ -93,13 +128,13 @@ found=$(cd "$ft" && {
 	checkbashisms ftracetest test.d/functions 2>&1
 	find test.d -name '*.tc' -print0 | sort -z | xargs -0 -n 50 checkbashisms 2>&1
 } | sed -nE 's/^possible bashism in ([^ ]+) line ([0-9]+) .*/\1:\2/p' | sort -u || true)
-known=$(grep -v '^\s*#' "$TOP/tests/bashisms-known.txt" | awk 'NF {print $1}' | sort -u)
+known=$(grep -v '^\s*#' "$TESTDATA/bashisms-known.txt" | awk 'NF {print $1}' | sort -u)
 new=$(comm -23 <(echo "$found") <(echo "$known") | grep . || true)
 gone=$(comm -13 <(echo "$found") <(echo "$known") | grep . || true)
 if [ -n "$new" ]; then
 	res checkbashisms FAIL "new: $(echo "$new" | tr '\n' ' ')(checkbashisms FILE in tools/testing/selftests/ftrace)"
 elif [ -n "$gone" ]; then
-	res checkbashisms FAIL "listed in tests/bashisms-known.txt but not reported: $(echo "$gone" | tr '\n' ' ')"
+	res checkbashisms FAIL "listed in tests/$SERIES/bashisms-known.txt but not reported: $(echo "$gone" | tr '\n' ' ')"
 else
 	res checkbashisms PASS "$(find "$ft/test.d" -name '*.tc' | wc -l) .tc files, $(echo "$known" | grep -c .) known report"
 fi

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Rewrite tests/expected-results.txt from a lane's run (its summary JSON,
-build/logs/summary-test.json or summary-test-debug.json): the results each
+"""Rewrite tests/SERIES/expected-results.txt (SERIES from the environment,
+6.1 by default) from a lane's run (its summary JSON,
+build/SERIES/logs/summary-test.json or summary-test-debug.json): the results each
 part printed in that lane replace the lane's earlier entries; the other
 lanes' entries stay. The ftracetest lines list the tree's .tc files.
 
 Run it only after a run whose every result is right, and read the diff:
 a line that goes away is a test that vanished.
 
-    tests/update-expected-results.py --lane test build/logs/summary-test.json
+    SERIES=7.2 tests/update-expected-results.py --lane test build/7.2/logs/summary-test.json
 """
 
 import argparse
@@ -16,7 +17,7 @@ import os
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIST = os.path.join(TOP, "tests", "expected-results.txt")
+LIST = os.path.join(TOP, "tests", os.environ.get("SERIES", "6.1"), "expected-results.txt")
 
 HEADER = """\
 # The results each part of a lane must print, one a line:

@@ -7,6 +7,7 @@
 # file while they are written, then stops and flushes, mapped and not.
 # 6.1 defined how trace_marker, snapshot_raw, read() and splice() of
 # trace_pipe_raw behave; newer clients count on it.
+# needs: mapped-buffers
 . /guest/lib.sh
 
 S=client-seq

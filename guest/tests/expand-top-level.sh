@@ -6,6 +6,7 @@
 # "trace" is closed, the next use expands it. This needs a top level that
 # nothing used yet: the part runs first in a guest that runs no KUnit
 # (tests/lanes.list), and fails if the top level was expanded before.
+# needs: fixes
 . /guest/lib.sh
 
 S=expand-top-level

@@ -11,6 +11,7 @@
 # rmdir in instances/ that races with another rmdir of the same name gets
 # ENODEV from 6.1: tracefs drops the directory locks before it looks the
 # instance up, and the other rmdir removed it meanwhile.)
+# needs: snapshot-files mapped-buffers
 . /guest/lib.sh
 
 S=fuzz-tracefs

@@ -5,6 +5,7 @@
 # library's calls: CPU reads, buffer_percent wake-ups, the stop-and-flush
 # pipe (splice, and copies out of the mapping), the snapshot_raw and
 # trace_pipe_raw iterations. Each of its RESULT lines is a result.
+# needs: mapped-buffers
 . /guest/lib.sh
 
 S=libtracefs

@@ -5,6 +5,7 @@
 # any gap), also with sub-buffers of two pages; trace-cmd record of the
 # same workload reports the same lines;
 # bad options and a user without permission get a clear error.
+# needs: mmap-record
 . /guest/lib.sh
 
 S=mmap-record

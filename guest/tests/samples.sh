@@ -1,6 +1,7 @@
 #!/bin/sh
 # samples/ftrace/sample-trace-array.ko: its instance appears with its
 # event and trace_array_printk lines, and is gone after rmmod.
+# needs: fixes
 . /guest/lib.sh
 
 S=samples

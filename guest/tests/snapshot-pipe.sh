@@ -2,6 +2,7 @@
 # snapshot_pipe from a C program: O_NONBLOCK, poll() and splice(), and the
 # errno of each refused write (ftracetest's snapshot_pipe.tc covers what a
 # shell can do).
+# needs: snapshot-files
 . /guest/lib.sh
 
 S=snapshot-pipe

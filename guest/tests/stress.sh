@@ -4,6 +4,7 @@
 # debug lane runs longer). Each scenario checks its own invariants and
 # reports with result(); together they also race with each other. Then
 # those of guest/stress/alone/, one after the other.
+# needs: kernel-instances snapshot-files exports function-tracers controls mapped-buffers
 . /guest/lib.sh
 
 STRESS_SECONDS=8

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Debian's trace-cmd, the real client, against the patched kernel.
+# needs: kernel-instances snapshot-files
 . /guest/lib.sh
 
 S=trace-cmd
