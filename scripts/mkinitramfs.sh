@@ -168,6 +168,11 @@ done
 if [ -d "$BUILD/guest-bin" ]; then
 	cp -a "$BUILD/guest-bin/." "$ROOT/usr/bin/"
 fi
+# libtracefs's own unit tests, when scripts/fetch-libtracefs-utest.sh has
+# built them (guest/repro/libtracefs-utest.sh runs them)
+if [ -x "$BUILD/libtracefs-utest/trace-utest" ]; then
+	cp "$BUILD/libtracefs-utest/trace-utest" "$ROOT/usr/bin/"
+fi
 cp "$TOP/guest/init" "$ROOT/init"
 chmod +x "$ROOT/init"
 echo "$kver" >"$ROOT/etc/ftrace-ext-kernel"
