@@ -6,7 +6,8 @@ is made from git format-patch --cover-letter's.
 
 COVER is the topic's 0000-cover-letter.patch (made from GENERATED, with
 its placeholders, when it does not exist yet: check-series fails until
-they are replaced). Its subject gets the topic's patch count; everything
+they are replaced; a new one written by hand may end in a line
+"*** SHORTLOG ***" where the generated part goes). Its subject gets the topic's patch count; everything
 from the shortlog on is GENERATED's (shortlog and diffstat), followed by
 the base the topic applies to (BASE: the Debian package and version) and
 the topics it needs (NEEDS, space-separated, or empty).
@@ -32,7 +33,12 @@ def main():
     # format-patch ends with "-- \n<git version>" unless --no-signature
     gen_tail = gen_tail.rstrip("\n")
     if os.path.exists(cover):
-        head, _ = tail(open(cover).read(), "existing")
+        text = open(cover).read()
+        if SHORTLOG.search(text):
+            head, _ = tail(text, "existing")
+        else:
+            # a new cover letter: its text, and the shortlog to come
+            head = text.replace("*** SHORTLOG ***\n", "").rstrip("\n") + "\n\n"
     else:
         head, _ = tail(gen, "generated")
     width = max(2, len(count))

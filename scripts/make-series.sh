@@ -48,6 +48,12 @@ for t in "${topics[@]}"; do
 	cp "$tmp/$t"/*.patch "$dir/" 2>/dev/null || true
 	count=$(find "$tmp/$t" -name '*.patch' | wc -l)
 	n=$((n + count))
+	if [ "$count" -eq 0 ]; then
+		info "topic $t has no commit yet (check-series fails it)"
+		needs="${needs:+$needs }$t"
+		prev=topic/$t
+		continue
+	fi
 	"$TOP/scripts/cover-letter.py" "$dir/0000-cover-letter.patch" "$tmp/$t.cover/0000-cover-letter.patch" \
 		"$count" "$BASE_PKG $pkgver" "$needs" || die "$t: cover letter"
 	needs="${needs:+$needs }$t"

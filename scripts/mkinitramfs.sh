@@ -138,9 +138,10 @@ for t in trace_mmap_test map_test; do
 	[ -f "$src" ] || continue
 	[ -n "$headers" ] || make -C "$KTREE" O="$OBJ" -s headers_install
 	headers=1
-	# upstream's own code builds as its Makefile builds it (-Wall)
+	# upstream's own code builds as its Makefile and selftests/lib.mk
+	# build it (-Wall -D_GNU_SOURCE=)
 	werror=-Werror
-	[ "$t" = trace_mmap_test ] || werror=
+	[ "$t" = trace_mmap_test ] || werror=-D_GNU_SOURCE=
 	gcc -O2 -Wall $werror -static -I"$OBJ/usr/include" \
 		-I"$KTREE/tools/testing/selftests" \
 		-o "$ROOT/usr/bin/$t" "$src" || die "selftest $src does not build"
@@ -177,6 +178,10 @@ cp "$TOP/guest/init" "$ROOT/init"
 chmod +x "$ROOT/init"
 echo "$kver" >"$ROOT/etc/ftrace-ext-kernel"
 echo "$flavour" >"$ROOT/etc/ftrace-ext-flavour"
+# the series and the features its kernel has (patches/$SERIES/topics):
+# the demo shows those
+echo "$SERIES" >"$ROOT/etc/ftrace-ext-series"
+series_features >"$ROOT/etc/ftrace-ext-features"
 
 (cd "$ROOT" && find . -print0 | LC_ALL=C sort -z | cpio --quiet -o -0 -H newc -R 0:0) >"$OUT"
 info "initramfs $OUT: $(du -h "$OUT" | cut -f1)"

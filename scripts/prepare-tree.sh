@@ -91,14 +91,15 @@ if [ ! -d "$TREE/.git" ] || [ "$(cat "$TREE/.git/ftrace-ext-base" 2>/dev/null)" 
 fi
 
 head=$(git_t rev-parse HEAD)
-read -r stamp_head stamp_series <"$STAMP" 2>/dev/null || { stamp_head=; stamp_series=; }
+read -r stamp_head stamp_series 2>/dev/null <"$STAMP" || { stamp_head=; stamp_series=; }
 
 if [ -z "${FORCE:-}" ]; then
 	if [ -n "$(git_t status --porcelain --untracked-files=no)" ]; then
 		git_t status --short --untracked-files=no | head -20 >&2
 		die "${TREE#"$TOP"/} has uncommitted changes: commit them and run 'make series', or FORCE=1 to discard"
 	fi
-	if [ "$head" != "$stamp_head" ]; then
+	# a tree at its base holds no commit to lose (a first apply that stopped)
+	if [ "$head" != "$stamp_head" ] && [ "$head" != "$(git_t rev-parse base)" ]; then
 		die "${TREE#"$TOP"/} HEAD has commits that are not in patches/$SERIES: run 'make series' first, or FORCE=1 to discard them"
 	fi
 fi

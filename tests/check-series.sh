@@ -121,6 +121,22 @@ $out"
 	fi
 done
 
+# every option the config fragments name exists: in this tree's Kconfig,
+# or in a patch of some series (build-kernel.sh skips the options a tree
+# does not define, so a typo would be skipped everywhere)
+defined=$( {
+	find "$TREE" -name 'Kconfig*' -not -path '*/.git/*' -print0 |
+		xargs -0 sed -nE 's/^[[:space:]]*(menu)?config[[:space:]]+([A-Za-z0-9_]+).*/\2/p'
+	cat "$TOP"/patches/*/*/[0-9]*.patch | sed -nE 's/^\+[[:space:]]*(menu)?config[[:space:]]+([A-Za-z0-9_]+).*/\2/p'
+} | sort -u)
+unknown=$(sed -nE 's/^(# )?CONFIG_([A-Za-z0-9_]+)(=| is not set).*/\2/p' "$TOP"/configs/*.config | sort -u |
+	comm -23 - <(echo "$defined") | paste -sd' ')
+if [ -n "$unknown" ]; then
+	res config-options FAIL "configs/*.config name options no tree or patch defines: $unknown"
+else
+	res config-options PASS
+fi
+
 # checkbashisms over what selftest/bashisms.tc covers: ftracetest,
 # test.d/functions and every .tc, the series' own included
 ft=$TREE/tools/testing/selftests/ftrace
@@ -128,7 +144,7 @@ found=$(cd "$ft" && {
 	checkbashisms ftracetest test.d/functions 2>&1
 	find test.d -name '*.tc' -print0 | sort -z | xargs -0 -n 50 checkbashisms 2>&1
 } | sed -nE 's/^possible bashism in ([^ ]+) line ([0-9]+) .*/\1:\2/p' | sort -u || true)
-known=$(grep -v '^\s*#' "$TESTDATA/bashisms-known.txt" | awk 'NF {print $1}' | sort -u)
+known=$( (grep -v '^\s*#' "$TESTDATA/bashisms-known.txt" || true) | awk 'NF {print $1}' | sort -u)
 new=$(comm -23 <(echo "$found") <(echo "$known") | grep . || true)
 gone=$(comm -13 <(echo "$found") <(echo "$known") | grep . || true)
 if [ -n "$new" ]; then
