@@ -1,8 +1,10 @@
 #!/bin/sh
-# One ftracetest test, named on the kernel command line by its path under
-# test.d (ftx.tc=00basic/reset-hotplug.tc): to show a test failing on a
-# kernel with its fix reverted, or to probe one test for the stall of
-# multi-threaded TCG (scripts/mttcg-stall.sh).
+# One ftracetest test, or several in one run, named on the kernel command
+# line by their paths under test.d (ftx.tc=00basic/reset-hotplug.tc, or
+# ftx.tc=A.tc,B.tc): to show a test failing on a kernel with its fix
+# reverted, to find which earlier test leaves a kernel that hangs a later
+# one, or to probe one test for the stall of multi-threaded TCG
+# (scripts/mttcg-stall.sh).
 tc=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
@@ -11,13 +13,27 @@ for arg in $(cat /proc/cmdline); do
 done
 cd /opt/ftracetest || exit 1
 rm -rf /tmp/repro-ftracetest
-if [ -z "$tc" ] || [ ! -f "test.d/$tc" ]; then
-	echo "ftracetest-one: no test '$tc' (ftx.tc=PATH under test.d)"
+files=
+for t in $(echo "$tc" | tr , ' '); do
+	if [ ! -f "test.d/$t" ]; then
+		echo "ftracetest-one: no test '$t' (ftx.tc=PATH[,PATH...] under test.d)"
+		exit 1
+	fi
+	files="$files test.d/$t"
+done
+if [ -z "$files" ]; then
+	echo "ftracetest-one: no test named (ftx.tc=PATH[,PATH...] under test.d)"
 	exit 1
 fi
-./ftracetest -l /tmp/repro-ftracetest "test.d/$tc" >/tmp/repro-ftracetest.out 2>&1
+# shellcheck disable=SC2086 # one word a file
+./ftracetest -l /tmp/repro-ftracetest $files >/tmp/repro-ftracetest.out 2>&1 &
+run=$!
+# each test's name as it starts, should one hang
+tail -f /tmp/repro-ftracetest.out 2>/dev/null &
+tailer=$!
+wait $run
 rc=$?
-grep -E '^\[[0-9]+\]|# of (passed|failed)' /tmp/repro-ftracetest.out
+kill $tailer 2>/dev/null
 # a failing test's own log: what it said before exit_fail
 [ $rc -eq 0 ] || grep -hv '^+' /tmp/repro-ftracetest/*-log.* 2>/dev/null | cut -c1-200 | tail -5
 exit $rc

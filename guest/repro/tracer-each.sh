@@ -3,7 +3,8 @@
 # with the time each took and the ftrace-direct sample loaded and
 # unloaded under it, as ftracetest's direct/ftrace-direct.tc does: which
 # tracer holds a guest up (ftx.tracers=A,B,...: those, in that order;
-# ftx.direct=0: without the sample).
+# ftx.direct=0: without the sample; ftx.nofunc=1: the latency tracers
+# without function tracing).
 . /guest/lib.sh
 T=$TRACEFS
 only=
@@ -12,6 +13,8 @@ for arg in $(cat /proc/cmdline); do
 	case $arg in
 	ftx.tracers=*) only=$(echo "${arg#ftx.tracers=}" | tr , ' ') ;;
 	ftx.direct=0) direct=0 ;;
+	ftx.nofunc=1) echo 0 >$TRACEFS/options/function-trace ;;
+	ftx.snapshot=1) echo 1 >$TRACEFS/snapshot ;;
 	esac
 done
 ms() { awk '{printf "%d\n", $1 * 1000}' /proc/uptime; }
