@@ -51,8 +51,9 @@ for a in $(/bin/busybox --list); do
 	[ -e "$ROOT/usr/bin/$a" ] || ln -s busybox "$ROOT/usr/bin/$a"
 done
 
-# --- real programs (tests compare comm== "ping", chrt sets RT policies...)
-for b in dash bash trace-cmd kmod chrt taskset nice ping strace; do
+# --- real programs (tests compare comm== "ping", chrt sets RT policies,
+# 7.2's dynevent/add_remove_uprobe.tc finds /bin/sh's entry with readelf...)
+for b in dash bash trace-cmd kmod chrt taskset nice ping strace readelf; do
 	rm -f "$ROOT/usr/bin/$b"
 	copy_bin "/usr/bin/$b"
 done
