@@ -1,11 +1,13 @@
 #!/bin/bash
-# make soak: the series' debug lane (make test-debug: every test of the
-# series on the lockdep/KASAN/kmemleak kernel; CI runs it for the 7.2
-# series only), then the fuzzer and the stress scenarios, round after
-# round, on multi-threaded TCG (one host thread a vCPU), for DURATION
-# seconds on each kernel of FLAVOURS, with the oracles and the console
-# scan of the lanes.
+# make soak: the lanes CI has no time for, on the series SERIES names:
+# the debug lane (make test-debug: every test of the series on the
+# lockdep/KASAN/kmemleak kernel) and the multi-threaded lane (make
+# test-mttcg: KUnit, stress and the fuzzer on the test kernel), then the
+# fuzzer and the stress scenarios, round after round, on multi-threaded
+# TCG (one host thread a vCPU), for DURATION seconds on each kernel of
+# FLAVOURS, with the oracles and the console scan of the lanes.
 #   DEBUG_LANE=0      leave the debug lane out
+#   MTTCG_LANE=0      leave the multi-threaded lane out
 #   DURATION=seconds  per kernel (600)
 #   FLAVOURS="..."    the kernels (debug kcsan): debug has lockdep, KASAN
 #                     and kmemleak, kcsan the concurrency sanitizer
@@ -30,6 +32,10 @@ totals=()
 if [ "${DEBUG_LANE:-1}" = 1 ]; then
 	"$TOP/scripts/run-lane.sh" debug || rc=1
 	totals+=("debug lane: $(tail -1 "$LOGDIR/summary-test-debug.txt" 2>/dev/null || echo 'no summary')")
+fi
+if [ "${MTTCG_LANE:-1}" = 1 ]; then
+	FLAVOUR=test "$TOP/scripts/run-lane.sh" mttcg || rc=1
+	totals+=("multi-threaded lane: $(tail -1 "$LOGDIR/summary-test-mttcg-test.txt" 2>/dev/null || echo 'no summary')")
 fi
 for f in ${FLAVOURS:-debug kcsan}; do
 	info "soak: $f kernel, ${duration}s, multi-threaded TCG, ${SMP:-2} vCPUs"
