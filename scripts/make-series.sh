@@ -3,11 +3,11 @@
 # time: the commits from the branch of the topic before (or tag base) to
 # branch topic/NAME (scripts/prepare-tree.sh makes them; rebases move them)
 # become patches/$SERIES/NAME/NNNN-*.patch, git format-patch with stable
-# names and no churn (zero commit ids, no numbering in subjects, no
-# signature). Each topic's cover letter, 0000-cover-letter.patch, is
-# written by hand down to its shortlog; the subject's patch count, the
-# shortlog, the diffstat and the lines naming the base and the topics it
-# needs are made here.
+# names and no churn (zero commit ids, 7-digit blob ids whatever the
+# object count, no numbering in subjects, no signature). Each topic's
+# cover letter, 0000-cover-letter.patch, is written by hand down to its
+# shortlog; the subject's patch count, the shortlog, the diffstat and the
+# lines naming the base and the topics it needs are made here.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -40,9 +40,9 @@ n=0
 for t in "${topics[@]}"; do
 	dir=$SERIES_DIR/$t
 	mkdir -p "$dir" "$tmp/$t"
-	git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
+	git -C "$TREE" -c core.abbrev=7 format-patch -q --zero-commit --no-signature --no-numbered \
 		-o "$tmp/$t" "$prev..topic/$t"
-	git -C "$TREE" format-patch -q --zero-commit --no-signature --cover-letter \
+	git -C "$TREE" -c core.abbrev=7 format-patch -q --zero-commit --no-signature --cover-letter \
 		-o "$tmp/$t.cover" "$prev..topic/$t"
 	find "$dir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name 0000-cover-letter.patch -delete
 	cp "$tmp/$t"/*.patch "$dir/" 2>/dev/null || true
