@@ -1165,7 +1165,8 @@ def main():
         # A listed base failure that passes now is good news, but the list
         # must then be updated: say so without failing (the base lane,
         # --xfail-exact, fails it: there the list is what is measured).
-        ran_ids = {c[1] for c in res.cases}
+        # a .tc file by its case name, a KUnit case by its kunit:suite.case
+        ran_ids = {c[1] for c in res.cases} | set(ran)
         stale = [tid for tid in sorted(set(xfail) - seen) if tid in ran_ids]
         for tid in stale:
             if args.xfail_exact:
