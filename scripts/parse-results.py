@@ -167,7 +167,10 @@ def read_lines(path):
 
 
 def ftracetest_index(tree):
-    """(category, description) -> test file relative to test.d."""
+    """(category, description) -> the test files relative to test.d that
+    have it, in the order ftracetest runs them (sorted paths): a few
+    upstream files share a description (7.2's fgraph-filter.tc,
+    fgraph-multi.tc and fgraph-multi-filter.tc)."""
     index = {}
     top = os.path.join(tree, "tools/testing/selftests/ftrace/test.d")
     for root, _, files in os.walk(top):
@@ -182,9 +185,47 @@ def ftracetest_index(tree):
                     if m:
                         cat = os.path.dirname(rel)
                         # ftracetest prints it through printf: %% is %
-                        index[(cat, m.group(1).strip().replace("%%", "%"))] = rel
+                        key = (cat, m.group(1).strip().replace("%%", "%"))
+                        index.setdefault(key, []).append(rel)
                         break
+    for rels in index.values():
+        rels.sort()
     return index
+
+
+def ftracetest_lookup(index, cat, desc, nth=0, only=None):
+    """The test file of a result line of category run @cat: a file of the
+    category's own directory or of one below it (ftracetest runs a
+    directory with its subdirectories: remotes/ holds
+    remotes/hypervisor/), else of the top category of a subdirectory
+    run. Of the files with the same description, the @nth in the order
+    ftracetest ran them (of those in @only, the files a narrowed run
+    named). None if there is no such file."""
+    files = list(index.get((cat, desc), []))
+    files += [r for (c, d), rels in index.items() if d == desc and c.startswith(cat + "/")
+              for r in rels]
+    if not files:
+        files = list(index.get((cat.split("/")[0], desc), []))
+    if only:
+        files = [r for r in files if r in only]
+    files.sort()
+    return files[nth] if nth < len(files) else None
+
+
+# The subdirectories of test.d that the guest runs as categories of their
+# own (guest/run-tests.sh: known_parts); any other runs with its parent.
+SUBDIR_CATEGORIES = ("trigger/inter-event",)
+
+
+def tc_category(tc):
+    """The category run that runs test file @tc (relative to test.d): its
+    top directory (remotes/hypervisor/x.tc runs in remotes), or one of
+    SUBDIR_CATEGORIES."""
+    d = os.path.dirname(tc)
+    for sub in SUBDIR_CATEGORIES:
+        if d == sub or d.startswith(sub + "/"):
+            return sub
+    return d.split("/")[0]
 
 
 def ftracetest_files(tree):
@@ -273,7 +314,7 @@ def check_expected_results(path, lane, tree, parts_path, res, runs, lane_parts_p
             only = set(run[0].only.split(",")) if run and run[0].only else None
             exp = set()
             for tc, inst in tree_tcs.items():
-                if os.path.dirname(tc) != cat or (only is not None and tc not in only):
+                if tc_category(tc) != cat or (only is not None and tc not in only):
                     continue
                 exp.add(tc)
                 if inst:
@@ -478,6 +519,7 @@ class FtraceRun:
     def __init__(self, cat, rc, secs, only=None):
         self.cat, self.rc, self.secs = cat, rc, secs
         self.only = only  # one file of the category (debug lane)
+        self.seen = collections.Counter()  # (description, instance) -> lines so far
         self.counts = collections.Counter()
         self.totals = {}
         self.ended = False
@@ -650,7 +692,9 @@ def parse_results_channel(lines, res, index, xfail, seen_xfail, skips, runs, ran
         run.counts[status] += 1
         instance = "(instance)" in desc
         desc = desc.replace("(instance)", "").strip()
-        rel = index.get((cat, desc)) or index.get((cat.split("/")[0], desc))
+        only = run.only.split(",") if run.only else None
+        rel = ftracetest_lookup(index, cat, desc, run.seen[(desc, instance)], only)
+        run.seen[(desc, instance)] += 1
         tid = (rel or "%s/[%s] %s" % (cat, num, desc)) + (" (instance)" if instance else "")
         ran.setdefault(tid, set()).add(status)
         filed(tid)

@@ -28,9 +28,10 @@ PARSER = os.path.join(TOP, "scripts", "parse-results.py")
 
 class Case:
     def __init__(self, name, fails=(), skips=(), notes=(), nonotes=(), passes=(), guests=("",),
-                 args=(), tree=None, before_last=None, fixture=None):
+                 args=(), tree=None, before_last=None, fixture=None, tcs=None):
         self.name = name
         self.tree = tree            # "fake": FAKE_TREE's ftracetest files
+        self.tcs = tcs or {}        # more files of the fake tree: path -> description
         # (suite, name regex, detail regex): each FAIL must match one, and
         # each must match a FAIL; none at all means the run must pass
         self.fails = list(fails)
@@ -234,6 +235,19 @@ CASES = [
     Case("stale-code-stall", guests=("a",), args=["--stale-console", "console-a.stale-code.log"],
          passes=[("console", r"no-kernel-splat:console-a\.stale-code", r""),
                  ("console", r"no-message-dropped:console-a\.stale-code", r"")]),
+    # a category run takes in its subdirectories (7.2's remotes/ holds
+    # remotes/hypervisor/): their results are named by their files too;
+    # files that share a description (7.2's fgraph-filter.tc and
+    # fgraph-multi.tc) are named in the order ftracetest runs them
+    Case("category-subdir", tree="fake",
+         tcs={"remotes/buffer_size.tc": "fixture remote buffer size",
+              "remotes/hypervisor/buffer_size.tc": "fixture hypervisor buffer size",
+              "remotes/same-a.tc": "fixture same description",
+              "remotes/same-b.tc": "fixture same description"},
+         passes=[("ftracetest/remotes", r"^remotes/buffer_size\.tc$", r""),
+                 ("ftracetest/remotes", r"^remotes/hypervisor/buffer_size\.tc$", r""),
+                 ("ftracetest/remotes", r"^remotes/same-a\.tc$", r""),
+                 ("ftracetest/remotes", r"^remotes/same-b\.tc$", r"")]),
     Case("base-stale", args=["--xfail", "xfail.txt", "--xfail-exact"],
          fails=[("known-failures", r"00basic/basic2\.tc", r"listed in xfail\.txt but did not fail"),
                 ("known-failures", r"exact", r"1 listed did not fail")]),
@@ -251,14 +265,17 @@ FAKE_TREE = {
 FAKE_DESC = {"00basic/percent.tc": "fixture %%return percent"}
 
 
-def fake_tree(top, real):
-    """A tree with FAKE_TREE's ftracetest files and the real tree's kunit.py."""
-    for rel, flags in FAKE_TREE.items():
+def fake_tree(top, real, tcs=None):
+    """A tree with FAKE_TREE's ftracetest files (and @tcs, path ->
+    description) and the real tree's kunit.py."""
+    files = {rel: (FAKE_DESC.get(rel, "fixture " + os.path.basename(rel)), flags)
+             for rel, flags in FAKE_TREE.items()}
+    files.update({rel: (desc, "") for rel, desc in (tcs or {}).items()})
+    for rel, (desc, flags) in files.items():
         path = os.path.join(top, "tools/testing/selftests/ftrace/test.d", rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            f.write("#!/bin/sh\n# description: %s\n# flags: %s\ntrue\n"
-                    % (FAKE_DESC.get(rel, "fixture " + os.path.basename(rel)), flags))
+            f.write("#!/bin/sh\n# description: %s\n# flags: %s\ntrue\n" % (desc, flags))
     os.symlink(os.path.join(os.path.abspath(real), "tools/testing/kunit"),
                os.path.join(top, "tools/testing/kunit"))
     return top
@@ -267,7 +284,7 @@ def fake_tree(top, real):
 def run_case(case, tree, verbose):
     if case.tree == "fake":
         with tempfile.TemporaryDirectory() as top:
-            return run_case_in(case, fake_tree(top, tree), verbose)
+            return run_case_in(case, fake_tree(top, tree, case.tcs), verbose)
     return run_case_in(case, tree, verbose)
 
 
