@@ -65,13 +65,14 @@ known_parts() {
 # part_limit PART: the seconds PART may take before it is killed, by the
 # kernel's flavour (test; debug and kcsan run 5 to 20 times slower). About
 # twice the slowest time measured (README: direct 287 s, 7.2's ftrace more
-# than 400 s; in the debug lane
+# than 400 s, 7.2's remotes more than 400 s: a write of write_event is a
+# taskset process each; in the debug lane
 # 00basic 691 s, the fuzzer 799 s, stress 718 s with four guests), and far
 # above the hung-task timeout (120 s, 240 s in the debug lane) so that a
 # hang reports before the kill.
 part_limit() {
 	case $flavour:$1 in
-	test:ftracetest:direct | test:ftracetest:ftrace) echo 900 ;;
+	test:ftracetest:direct | test:ftracetest:ftrace | test:ftracetest:remotes) echo 900 ;;
 	test:stress) echo $((300 + 3 * stress)) ;;
 	test:*) echo 400 ;;
 	*:ftracetest:00basic | *:fuzz-tracefs) echo 1500 ;;

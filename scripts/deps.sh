@@ -11,6 +11,8 @@ PKGS=(
 	# guest
 	qemu-system-x86 busybox-static dash bash util-linux procps
 	trace-cmd iputils-ping strace sparse
+	# awk in the guest (7.2's trace_marker_raw.tc needs strtonum())
+	gawk
 	# make bench's workloads: hackbench, dbench and tbench
 	rt-tests dbench
 	# checkpatch.pl's SPDX check (scripts/spdxcheck.py)

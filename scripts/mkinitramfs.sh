@@ -52,12 +52,16 @@ for a in $(/bin/busybox --list); do
 done
 
 # --- real programs (tests compare comm== "ping", chrt sets RT policies,
-# 7.2's dynevent/add_remove_uprobe.tc finds /bin/sh's entry with readelf...)
-for b in dash bash trace-cmd kmod chrt taskset nice ping strace readelf; do
+# 7.2's dynevent/add_remove_uprobe.tc finds /bin/sh's entry with readelf,
+# its 00basic/trace_marker_raw.tc the byte order with lscpu...)
+for b in dash bash trace-cmd kmod chrt taskset nice ping strace readelf gawk lscpu; do
 	rm -f "$ROOT/usr/bin/$b"
 	copy_bin "/usr/bin/$b"
 done
 ln -sf dash "$ROOT/usr/bin/sh"
+# awk is gawk, as on the distributions ftracetest runs on: 7.2's
+# 00basic/trace_marker_raw.tc needs strtonum(), which busybox awk lacks
+ln -sf gawk "$ROOT/usr/bin/awk"
 for m in modprobe insmod rmmod lsmod depmod modinfo; do
 	rm -f "$ROOT/usr/bin/$m" "$ROOT/usr/sbin/$m"
 	ln -s ../bin/kmod "$ROOT/usr/sbin/$m"
@@ -162,6 +166,13 @@ fi
 # --- tests from the patched tree, guest scripts, and guest programs
 cp -a "$KTREE/tools/testing/selftests/ftrace" "$ROOT/opt/ftracetest"
 rm -rf "$ROOT/opt/ftracetest/logs"
+# ftracetest's own helper (7.2: trigger/trigger-hist-poll.tc runs
+# $FTRACETEST_ROOT/poll), static like the other guest programs
+if [ -f "$KTREE/tools/testing/selftests/ftrace/poll.c" ]; then
+	gcc -O2 -Wall -static -o "$ROOT/opt/ftracetest/poll" \
+		"$KTREE/tools/testing/selftests/ftrace/poll.c" ||
+		die "ftracetest's poll.c does not build"
+fi
 cp -a "$TOP/guest" "$ROOT/guest"
 # the series' lists of the ftracetest cases a lane runs (run-tests.sh)
 for l in "$TESTDATA"/ftracetest-*.list; do
