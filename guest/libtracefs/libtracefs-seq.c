@@ -7,16 +7,19 @@
  * replays the system calls, this runs the library itself: what a user
  * of a current libtracefs gets from this kernel.
  *
- *   libtracefs-seq [-s SAMPLES] [-m MANY] [-r RUNS] [-b KB] [-M] [-o STEP]
+ *   libtracefs-seq [-s SAMPLES] [-m MANY] [-r RUNS] [-b KB] [-M] [-F] [-o STEP]
  *
  * SAMPLES markers a snapshot or raw round (5000), MANY sub-buffers' worth
  * of events in the "many" pipe case (1000), RUNS runs of the mapped
  * "many" case (3). -b sets the top level's and the instance's
  * buffer_size_kb first (fewer sub-buffers for buffer_percent to fill on
- * slow kernels); the top level gets its size back at the end. -M counts trace_marker writes (ftrace/print) where
- * the suite counts sys_enter_getppid events (kernels without syscall
- * events: the debug lane's). Prints "RESULT <name> PASS|FAIL|SKIP <detail>" lines
- * and exits 0; 2 on a setup error.
+ * slow kernels); the top level gets its size back at the end. -M counts
+ * trace_marker writes (ftrace/print) where the suite counts
+ * sys_enter_getppid events (kernels without syscall events: the debug
+ * lane's). -F leaves out step 5's function tracer runs, reported as a
+ * skip (on the debug kernel, tracing the functions of every other task
+ * takes more than ten minutes). Prints "RESULT <name> PASS|FAIL|SKIP
+ * <detail>" lines and exits 0; 2 on a setup error.
  *
  * The suite's steps, in its order:
  *  1. tracefs_instance_reset() of the top level; mount points checked.
@@ -42,7 +45,12 @@
  *  8. follow events, with CPU 0's buffer resized and restored, then the
  *     snapshot iteration again; and with 8 KiB sub-buffers, the
  *     snapshot iteration (top level and instance) and the pipe.
- * -o runs one step only: read, percent, pipe, state, iterate, follow, 8k.
+ *  9. header_page: with the top level at 8 KiB sub-buffers and the
+ *     instance at 4 KiB, then the other way round, each one's
+ *     events/header_page (its text, and libtraceevent's reading of it)
+ *     names its own size.
+ * -o runs one step only: read, percent, pipe, state, iterate, follow, 8k,
+ * header-page.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -103,7 +111,7 @@ int __isoc23_fscanf(FILE *fp, const char *f, ...)
 static struct tracefs_instance *inst;	/* the suite's instance */
 static struct tep_handle *tep;
 static int ncpus, nsamples = 5000, many = 1000, runs = 3, buffer_kb;
-static bool can_map, use_marker;
+static bool can_map, use_marker, no_function;
 static const char *only_step;	/* -o: the one step to run */
 static int marker_size;		/* bytes a one-byte marker takes in a sub-buffer */
 static cpu_set_t all_cpus;
@@ -882,6 +890,68 @@ static int measure_marker(void)
 	return i == 100 && commit ? (int)((commit & ((1ULL << 30) - 1)) / 100) : -1;
 }
 
+/*
+ * The sub-buffer that @in's own events/header_page describes, in bytes:
+ * its data field's offset plus size. By the text, and by what libtraceevent
+ * makes of the instance's headers (tracefs_load_headers() of the
+ * instance's directory). -1 where either cannot be read; -2 where they
+ * disagree.
+ */
+static int header_page_subbuf(struct tracefs_instance *in)
+{
+	char *text = tracefs_instance_file_read(in, "events/header_page", NULL);
+	char *dir = tracefs_instance_get_dir(in);
+	struct tep_handle *h = tep_alloc();
+	int offset = -1, size = -1, parsed = -1;
+	char *p;
+
+	p = text ? strstr(text, "field: char data;") : NULL;
+	if (p && sscanf(p, "field: char data;\toffset:%d;\tsize:%d;", &offset, &size) != 2)
+		offset = size = -1;
+	if (h && dir && tracefs_load_headers(dir, h) == 0)
+		parsed = tep_get_sub_buffer_size(h);
+	free(text);
+	tracefs_put_tracing_file(dir);
+	tep_free(h);
+	if (offset < 0 || size <= 0 || parsed < 0)
+		return -1;
+	return offset + size == parsed ? parsed : -2;
+}
+
+/*
+ * Each instance's events/header_page names its own sub-buffer size, not
+ * the top level's. A reader must size an instance's reads by the
+ * instance's own headers; libtracefs 1.8's tracefs_cpu_open() loads the
+ * top level's for every instance, which is why its own utest fails once
+ * the two sizes differ. Both ways round: a larger top level, then a
+ * larger instance.
+ */
+static void header_page_test(void)
+{
+	static const struct { int top_kb, inst_kb; } sizes[] = { { 8, 4 }, { 4, 8 } };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		int top_kb = sizes[i].top_kb, inst_kb = sizes[i].inst_kb;
+		char name[48];
+		int top, own;
+
+		snprintf(name, sizeof(name), "header-page-top%dk-inst%dk", top_kb, inst_kb);
+		if (tracefs_instance_set_subbuf_size(NULL, top_kb) ||
+		    tracefs_instance_set_subbuf_size(inst, inst_kb)) {
+			result(name, false, "tracefs_instance_set_subbuf_size: %s", strerror(errno));
+			continue;
+		}
+		top = header_page_subbuf(NULL);
+		own = header_page_subbuf(inst);
+		result(name, top == top_kb * 1024 && own == inst_kb * 1024,
+		       "top level %d bytes (want %d), instance %d bytes (want %d)",
+		       top, top_kb * 1024, own, inst_kb * 1024);
+	}
+	tracefs_instance_set_subbuf_size(inst, 4);
+	tracefs_instance_set_subbuf_size(NULL, 4);
+}
+
 static time_t start;
 
 static void cpu_pipe_4k(struct tracefs_instance *in, bool map)
@@ -917,7 +987,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:m:r:b:Mo:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:m:r:b:MFo:")) != -1) {
 		switch (opt) {
 		case 's':
 			nsamples = atoi(optarg);
@@ -934,11 +1004,14 @@ int main(int argc, char **argv)
 		case 'M':
 			use_marker = true;
 			break;
+		case 'F':
+			no_function = true;
+			break;
 		case 'o':
 			only_step = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-s SAMPLES] [-m MANY] [-r RUNS] [-b KB] [-M] [-o STEP]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s SAMPLES] [-m MANY] [-r RUNS] [-b KB] [-M] [-F] [-o STEP]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -983,10 +1056,14 @@ int main(int argc, char **argv)
 		pid_filters(inst, false, false);
 		pid_filters(NULL, false, true);
 		pid_filters(inst, false, true);
-		pid_filters(NULL, true, false);
-		pid_filters(inst, true, false);
-		pid_filters(NULL, true, true);
-		pid_filters(inst, true, true);
+		if (no_function) {
+			skip("pid-filters-function", "-F: no function tracer runs with pid filters");
+		} else {
+			pid_filters(NULL, true, false);
+			pid_filters(inst, true, false);
+			pid_filters(NULL, true, true);
+			pid_filters(inst, true, true);
+		}
 		other_instances();
 	}
 	if (step("iterate")) {
@@ -1023,6 +1100,8 @@ int main(int argc, char **argv)
 		tracefs_instance_set_subbuf_size(inst, 4);
 		tracefs_instance_set_subbuf_size(NULL, 4);
 	}
+	if (step("header-page"))
+		header_page_test();
 
 	tracefs_instance_destroy(inst);
 	tracefs_instance_free(inst);
