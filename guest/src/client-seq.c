@@ -14,7 +14,7 @@
  *       stamps that never go back on a CPU. "premap" first maps and
  *       unmaps every CPU's trace_pipe_raw (libtracefs' earlier tests do).
  *
- *   client-seq cpu-pipe DIR N mapped|mapped-meta|unmapped
+ *   client-seq cpu-pipe DIR N mapped|mapped-meta|unmapped [marker]
  *       Enable syscalls/sys_enter_getppid in DIR, then a thread moves
  *       CPU 0's events into a file (splice of trace_pipe_raw, or copies
  *       out of the mapping behind TRACE_MMAP_IOCTL_GET_READER: up to the
@@ -24,7 +24,9 @@
  *       main thread, on CPU 0, calls getppid() N times; the thread is then
  *       stopped and flushes what is left (read() of trace_pipe_raw, or
  *       GET_READER until nothing is new). The file must hold exactly the
- *       N events of this process.
+ *       N events of this process. "marker": N writes of one byte to DIR's
+ *       trace_marker and their ftrace/print entries instead, for kernels
+ *       without syscall events (the debug lane's).
  *
  * Both print one line: "OK ..." or "FAIL ..." with the counts, and exit 0
  * or 1 (2 on usage or setup errors).
@@ -368,7 +370,7 @@ static int snapshot_raw(int map_first)
 
 /* --- cpu-pipe */
 
-static int pipe_fd, out_fd, mapped, enter_id, by_meta;
+static int pipe_fd, out_fd, mapped, enter_id, by_meta, use_marker;
 static volatile int done;
 static struct trace_buffer_meta *meta;
 static unsigned char *subbufs;
@@ -499,6 +501,7 @@ static int cpu_pipe(long n, int map)
 	char file[] = "/tmp/client-seq.XXXXXX";
 	pthread_t th;
 	long i, pages = 0, lost_unknown = 0;
+	int marker_fd = -1;
 	ssize_t r;
 
 	if (!page)
@@ -526,16 +529,29 @@ static int cpu_pipe(long n, int map)
 		cur_done = meta->reader.read;
 	}
 	write_file("trace", "");
-	write_file("events/syscalls/sys_enter_getppid/enable", "1");
+	if (use_marker) {
+		marker_fd = open(path("trace_marker"), O_WRONLY);
+		if (marker_fd < 0)
+			die("trace_marker");
+	} else {
+		write_file("events/syscalls/sys_enter_getppid/enable", "1");
+	}
 	pin(0);
 	if (pthread_create(&th, NULL, pipe_thread, NULL))
 		die("pthread_create");
 	usleep(200000);
-	for (i = 0; i < n; i++)
-		syscall(SYS_getppid);
+	for (i = 0; i < n; i++) {
+		if (!use_marker)
+			syscall(SYS_getppid);
+		else if (write(marker_fd, "m", 1) != 1)
+			die("write to trace_marker");
+	}
 	done = 1;
 	pthread_join(th, NULL);
-	write_file("events/syscalls/sys_enter_getppid/enable", "0");
+	if (use_marker)
+		close(marker_fd);
+	else
+		write_file("events/syscalls/sys_enter_getppid/enable", "0");
 	if (map) {
 		munmap(subbufs, subbufs_len);
 		munmap(meta, getpagesize());
@@ -597,15 +613,17 @@ int main(int argc, char **argv)
 		print_id = read_long("/sys/kernel/tracing/events/ftrace/print/id");
 		return snapshot_raw(argc == 4);
 	}
-	if (!strcmp(argv[1], "cpu-pipe") && argc == 5 &&
+	if (!strcmp(argv[1], "cpu-pipe") && (argc == 5 || (argc == 6 && !strcmp(argv[5], "marker"))) &&
 	    (!strcmp(argv[4], "mapped") || !strcmp(argv[4], "unmapped") ||
 	     !strcmp(argv[4], "mapped-meta"))) {
 		by_meta = !strcmp(argv[4], "mapped-meta");
-		enter_id = read_long("/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id");
+		use_marker = argc == 6;
+		enter_id = read_long(use_marker ? "/sys/kernel/tracing/events/ftrace/print/id" :
+				     "/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id");
 		return cpu_pipe(atol(argv[3]), strcmp(argv[4], "unmapped") != 0);
 	}
 usage:
-	fprintf(stderr, "usage: %s snapshot-raw DIR [premap] | cpu-pipe DIR N mapped|mapped-meta|unmapped\n",
-		argv[0]);
+	fprintf(stderr, "usage: %s snapshot-raw DIR [premap] | "
+		"cpu-pipe DIR N mapped|mapped-meta|unmapped [marker]\n", argv[0]);
 	return 2;
 }
