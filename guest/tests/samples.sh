@@ -67,6 +67,9 @@ check $S sample-trace-array:instance-removed "$inst still exists after rmmod" --
 # notrace, so kprobe events cannot probe them). Unlinking (rmmod)
 # unregisters the export.
 STM=stm
+# Exports see what the top level records: its tracing must be on (an
+# earlier part may have left it off, as 7.2's map_test does).
+echo 1 >$TRACEFS/tracing_on
 if modprobe stm_p_basic && modprobe dummy_stm nr_dummies=1 && modprobe stm_ftrace; then
 	result $S $STM:load PASS
 	CFG=/sys/kernel/config
