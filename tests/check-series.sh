@@ -129,6 +129,23 @@ defined=$( {
 		xargs -0 sed -nE 's/^[[:space:]]*(menu)?config[[:space:]]+([A-Za-z0-9_]+).*/\2/p'
 	cat "$TOP"/patches/*/*/[0-9]*.patch | sed -nE 's/^\+[[:space:]]*(menu)?config[[:space:]]+([A-Za-z0-9_]+).*/\2/p'
 } | sort -u)
+# and the options another series' base defines, whose tree may not be
+# here: tests/SERIES/base-options.txt, each checked against its own tree
+# when that series is the one checked
+for f in "$TOP"/tests/*/base-options.txt; do
+	[ -e "$f" ] || continue
+	s=$(basename "$(dirname "$f")")
+	opts=$( (grep -v '^[[:space:]]*#' "$f" || true) | awk 'NF {print $1}' | sort -u)
+	if [ "$s" = "$SERIES" ]; then
+		missing=$(comm -23 <(echo "$opts") <(echo "$defined") | paste -sd' ')
+		if [ -n "$missing" ]; then
+			res base-options FAIL "tests/$s/base-options.txt lists options its tree does not define: $missing"
+		else
+			res base-options PASS "$(echo "$opts" | grep -c .) options, each in this tree's Kconfig"
+		fi
+	fi
+	defined=$(printf '%s\n%s\n' "$defined" "$opts" | sort -u)
+done
 unknown=$(sed -nE 's/^(# )?CONFIG_([A-Za-z0-9_]+)(=| is not set).*/\2/p' "$TOP"/configs/*.config | sort -u |
 	comm -23 - <(echo "$defined") | paste -sd' ')
 if [ -n "$unknown" ]; then
