@@ -26,6 +26,9 @@ for arg in $(cat /proc/cmdline); do
 	ftx.soak=*) soak=${arg#ftx.soak=} ;;
 	esac
 done
+# the pristine base (make test BASE=1) runs the test lane's ftracetest
+# list, unless the series lists what its base can run
+[ "$lane" = base ] && [ ! -f /guest/ftracetest-base.list ] && lane=test
 
 # in_list PART LIST: PART, its parent (ftracetest for ftracetest:x) or one
 # of its children (ftracetest:x for ftracetest) is in the comma list.

@@ -40,7 +40,8 @@ lane=${1:?lane: test, debug or base}
 
 case $lane in
 test) flavour=test tmo=${TIMEOUT:-1500} cmdline="" ;;
-base) flavour=test tmo=${TIMEOUT:-1500} cmdline="" ;;
+# the guest takes the base's list of ftracetest cases, if it has one
+base) flavour=test tmo=${TIMEOUT:-1500} cmdline="ftx.lane=base" ;;
 debug)
 	[ -z "${ONLY:-}" ] || die "ONLY is for make test; the debug lane runs its whole plan"
 	flavour=debug tmo=${TIMEOUT:-2700}
