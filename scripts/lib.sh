@@ -262,13 +262,16 @@ fuzz_ops_arg() {
 # scripts test the series.
 known_parts() {
 	local t d
-	# the pristine base (make test BASE=1) runs the ftracetest plan and
-	# the guest tests of what the base has (series_features): it has none
-	# of the series' KUnit suites that the kunit part checks
-	[ -n "$KPREFIX" ] || echo kunit
-	for t in "$TOP"/guest/tests/*.sh; do
-		if test_in_series "$t"; then basename "$t" .sh; fi
-	done
+	# the pristine base (make test BASE=1) runs the ftracetest plan only:
+	# it has none of the series' KUnit suites that the kunit part checks,
+	# and pristine 7.2 hangs in the guest tests' function tracer runs
+	# (the x86/ftrace fix of patches/7.2/fixes)
+	if [ -z "$KPREFIX" ]; then
+		echo kunit
+		for t in "$TOP"/guest/tests/*.sh; do
+			if test_in_series "$t"; then basename "$t" .sh; fi
+		done
+	fi
 	echo ftracetest
 	for d in "$KTREE"/tools/testing/selftests/ftrace/test.d/*/; do
 		echo "ftracetest:$(basename "$d")"
