@@ -159,11 +159,20 @@ run_ftracetest() {
 	t0=$(secs)
 	limit=$(part_limit "ftracetest:$cat")
 	cd /opt/ftracetest || return 0
-	run_limited "$limit" ./ftracetest -v -l "$logdir" "$@"
+	start=$(date +%s)
+	# -k keeps each case's log: its last write is the case's end
+	run_limited "$limit" ./ftracetest -v -k -l "$logdir" "$@"
 	rc=$?
 	cd / || return 0
 	secs_taken=$(($(secs) - t0))
 	echo "ftracetest $cat: exit $rc, ${secs_taken}s"
+	# the slowest cases, to balance the guests by (tests/lanes.list)
+	echo "ftracetest $cat: slowest cases (seconds):$(for _l in $(ls "$logdir" | grep -E '^[0-9]+-' | sort -n); do
+		_m=$(stat -c %Y "$logdir/$_l")
+		echo "$((_m - start)) ${_l%-log.*}"
+		start=$_m
+	done | sort -rn | head -5 | while read -r _s _c; do printf ' %s %s' "$_s" "$_c"; done)"
+	rm -f "$logdir"/[0-9]*-log.*
 	# the host checks the category's log against ftracetest's own totals
 	# and exit status: a killed run has no totals and fails there too
 	[ "$timed_out" = 1 ] && timed_out_part "ftracetest:$cat" "ftracetest/$cat" "$limit"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Split a lane's parts between its guests, as tests/lanes.list says.
 
-  plan-guests.py --table tests/lanes.list --lane LANE --parts FILE [--only LIST]
+  plan-guests.py --table tests/lanes.list --lane LANE --series SERIES
+                 --parts FILE [--only LIST]
 
 FILE lists the parts the lane runs, one a line, ftracetest already split
 into its categories (scripts/lib.sh expand_parts). Prints one line per
@@ -11,6 +12,8 @@ A name that is no part of the lane, in the table or in LIST, is an error:
 a typo would otherwise run nothing and pass. The table serves every
 series: names of parts that only other series have (--elsewhere, and
 ftracetest categories the tree lacks) are left out of this one's plan.
+Rows of lane "LANE@SERIES" are that series' own split: where the table
+has any, they replace the rows of "LANE" for it.
 """
 import argparse
 import sys
@@ -26,6 +29,7 @@ def main():
     ap.add_argument("--table", required=True)
     ap.add_argument("--lane", required=True)
     ap.add_argument("--parts", required=True)
+    ap.add_argument("--series", required=True)
     ap.add_argument("--only", default="")
     ap.add_argument("--elsewhere", default="",
                     help="a file of parts other series have (guest tests whose "
@@ -37,16 +41,16 @@ def main():
 
     parts = [l.strip() for l in open(args.parts) if l.strip()]
     table_lane = "test" if args.lane == "base" else args.lane
-    guests = []
+    rows = {}
     for n, line in enumerate(open(args.table), 1):
         line = line.split("#", 1)[0].split()
         if not line:
             continue
         if len(line) != 4:
-            sys.exit("%s:%d: want <lane> <guest> <qemu> <parts>" % (args.table, n))
+            sys.exit("%s:%d: want <lane>[@<series>] <guest> <qemu> <parts>" % (args.table, n))
         lane, guest, qemu, names = line
-        if lane == table_lane:
-            guests.append((guest, qemu, names.split(","), n))
+        rows.setdefault(lane, []).append((guest, qemu, names.split(","), n))
+    guests = rows.get(table_lane + "@" + args.series) or rows.get(table_lane)
     if not guests:
         sys.exit("%s: no guest for lane %s" % (args.table, table_lane))
 

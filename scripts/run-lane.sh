@@ -94,7 +94,7 @@ elsewhere=$LOGDIR/parts-elsewhere.txt
 for t in "$TOP"/guest/tests/*.sh; do
 	test_in_series "$t" || basename "$t" .sh
 done >"$elsewhere"
-"$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$lane" \
+"$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$lane" --series "$SERIES" \
 	--elsewhere "$elsewhere" --parts "$parts" ${ONLY:+--only "$ONLY"} >"$plan" ||
 	die "no plan for lane $lane"
 [ -s "$plan" ] || die "lane $lane: no guest has a part to run"
@@ -113,7 +113,7 @@ fi
 lane_parts=()
 if [ "$rlane" != base ]; then
 	expand_parts "$rlane" "$(known_parts | grep -v : | paste -sd,)" >"$LOGDIR/lane-parts-$rlane.in"
-	"$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$rlane" \
+	"$TOP/scripts/plan-guests.py" --table "$TOP/tests/lanes.list" --lane "$rlane" --series "$SERIES" \
 		--elsewhere "$elsewhere" --parts "$LOGDIR/lane-parts-$rlane.in" \
 		>"$LOGDIR/lane-plan-$rlane.txt" || die "no plan for lane $rlane"
 	cut -d' ' -f3 "$LOGDIR/lane-plan-$rlane.txt" | tr , '\n' >"$LOGDIR/lane-parts-$rlane.txt"

@@ -6,6 +6,8 @@
 # fuzzer and the stress scenarios, round after round, on multi-threaded
 # TCG (one host thread a vCPU), for DURATION seconds on each kernel of
 # FLAVOURS, with the oracles and the console scan of the lanes.
+#   LEFT_OUT=0        leave out the ftracetest cases that the test lane
+#                     leaves out for time (tests/SERIES/ftracetest-left-out.list)
 #   DEBUG_LANE=0      leave the debug lane out
 #   MTTCG_LANE=0      leave the multi-threaded lane out
 #   DURATION=seconds  per kernel (600)
@@ -29,6 +31,26 @@ case $duration in
 esac
 rc=0
 totals=()
+# The ftracetest cases the test lane leaves out for time, in one
+# ftracetest run on the test kernel: its exit status and its console's
+# kernel reports decide.
+soak_list=$TESTDATA/ftracetest-left-out.list
+if [ "${LEFT_OUT:-1}" = 1 ] && [ -f "$soak_list" ]; then
+	tcs=$(grep -v '^[[:space:]]*#' "$soak_list" | grep -v '^[[:space:]]*$' | paste -sd,)
+	info "soak: the ftracetest cases the test lane leaves out: $tcs"
+	"$TOP/scripts/build-kernel.sh" test
+	"$TOP/scripts/mkinitramfs.sh" test
+	r=0
+	TAG=soak-ftracetest "$TOP/scripts/qemu-run.sh" test repro 3600 \
+		"ftx.repro=ftracetest-one ftx.tc=$tcs ftx.rounds=1" >/dev/null || r=$?
+	con=$LOGDIR/console-repro-soak-ftracetest.log
+	grep -q "^FTX-REPRO ftracetest-one round 1 rc=0 " "$con" || r=1
+	reports=$(grep -cE '\] (BUG: |WARNING: |INFO: |Oops: |general protection)|Call Trace:' "$con" || true)
+	[ "$reports" -eq 0 ] || r=1
+	[ $r -eq 0 ] || rc=1
+	counts=$(sed -nE 's/^# of ([a-z]+): +([0-9]+).*/\1 \2/p' "$con" | awk '$2 > 0' | paste -sd, | sed 's/,/, /g')
+	totals+=("ftracetest cases left out of make test ($tcs): ${counts:-no totals}, $reports kernel report lines, exit $r (${con#"$TOP"/})")
+fi
 if [ "${DEBUG_LANE:-1}" = 1 ]; then
 	"$TOP/scripts/run-lane.sh" debug || rc=1
 	totals+=("debug lane: $(tail -1 "$LOGDIR/summary-test-debug.txt" 2>/dev/null || echo 'no summary')")

@@ -1,8 +1,9 @@
 #!/bin/sh
 # One ftracetest test, or several in one run, named on the kernel command
-# line by their paths under test.d (ftx.tc=00basic/reset-hotplug.tc, or
-# ftx.tc=A.tc,B.tc): to show a test failing on a kernel with its fix
-# reverted, to find which earlier test leaves a kernel that hangs a later
+# line by their paths under test.d (ftx.tc=00basic/reset-hotplug.tc,
+# ftx.tc=A.tc,B.tc, or a category: ftx.tc=remotes): what make soak runs
+# of what the test lane leaves out, to show a test failing on a kernel
+# with its fix reverted, to find which earlier test leaves a kernel that hangs a later
 # one, or to probe one test for the stall of multi-threaded TCG
 # (scripts/mttcg-stall.sh).
 tc=
@@ -15,14 +16,14 @@ cd /opt/ftracetest || exit 1
 rm -rf /tmp/repro-ftracetest
 files=
 for t in $(echo "$tc" | tr , ' '); do
-	if [ ! -f "test.d/$t" ]; then
-		echo "ftracetest-one: no test '$t' (ftx.tc=PATH[,PATH...] under test.d)"
+	if [ ! -e "test.d/$t" ]; then
+		echo "ftracetest-one: no test '$t' (ftx.tc=PATH[,PATH...]: files or categories under test.d)"
 		exit 1
 	fi
 	files="$files test.d/$t"
 done
 if [ -z "$files" ]; then
-	echo "ftracetest-one: no test named (ftx.tc=PATH[,PATH...] under test.d)"
+	echo "ftracetest-one: no test named (ftx.tc=PATH[,PATH...]: files or categories under test.d)"
 	exit 1
 fi
 # shellcheck disable=SC2086 # one word a file
