@@ -187,6 +187,22 @@ run_ftracetest() {
 # case and once more at its end, some 20 s on the debug kernel.
 run_listed() {
 	[ -n "$1" ] || return 0
+	# a whole category but the files the list leaves out ("-PATH")
+	if [ -z "$2" ] && [ -n "$left_out" ]; then
+		_kept= _out=0
+		for _f in /opt/ftracetest/test.d/"$1"/*.tc; do
+			_f=${_f#/opt/ftracetest/test.d/}
+			if echo "$left_out" | grep -qxF -- "$_f"; then
+				_out=1
+			else
+				_kept="$_kept $_f"
+			fi
+		done
+		if [ "$_out" = 1 ]; then
+			run_listed "$1" "$_kept"
+			return
+		fi
+	fi
 	if [ -z "$2" ]; then
 		# trigger/inter-event is a category of its own, as below
 		if [ "$1" = trigger ]; then
@@ -208,11 +224,15 @@ if want ftracetest && [ -f "/guest/ftracetest-$lane.list" ]; then
 	# A lane with a list runs only the categories and files listed in
 	# /guest/ftracetest-LANE.list: the debug kernel is too slow for all
 	# of ftracetest, and the multi-threaded lane runs the series' own.
-	# A listed file's directory is its category.
+	# A listed file's directory is its category; "-PATH" leaves a file
+	# out of a category listed whole.
+	left_out=$(sed -n 's/^-//p' "/guest/ftracetest-$lane.list")
 	grep -v '^#' "/guest/ftracetest-$lane.list" | {
 		cur= files=
 		while read -r item; do
-			[ -n "$item" ] || continue
+			case $item in
+			'' | -*) continue ;;
+			esac
 			case $item in
 			*.tc) c=$(dirname "$item") ;;
 			*) c=$item ;;

@@ -43,15 +43,16 @@ SMP=${SMP:-2}
 
 base_args=(-m "$MEM" -smp "$SMP" -kernel "$KERNEL" -initrd "$INITRD" -nic none -no-reboot)
 cmdline="console=ttyS0,115200 panic=-1 ftx.mode=$mode $extra"
-# Debug kernels boot with 4-level paging. With LA57 (TCG's -cpu max has
-# it), an interrupt that lands while identify_cpu() has cleared
-# boot_cpu_data's capabilities (6.1's start_kernel runs it with interrupts
-# on) makes KASAN take its shadow bounds for 4-level paging and report a
-# 5-level direct-map address as a wild access: a base-kernel race, seen
-# once in CI (2026-11-26, guest a at 0.002 s, in handle_edge_irq).
-if [ "$flavour" = debug ]; then
-	cmdline="$cmdline no5lvl"
-fi
+# Every kernel boots with 4-level paging, as on most x86 machines. With
+# LA57 (TCG's -cpu max has it) each TLB miss walks five levels: the same
+# ftracetest cases took 9 and 14% longer under 5-level paging (two pairs
+# of guests side by side, 2026-12-03). And on a debug kernel, an
+# interrupt that lands while identify_cpu() has cleared boot_cpu_data's
+# capabilities (6.1's start_kernel runs it with interrupts on) makes KASAN
+# take its shadow bounds for 4-level paging and report a 5-level
+# direct-map address as a wild access: a base-kernel race, seen once in
+# CI (2026-11-26, guest a at 0.002 s, in handle_edge_irq).
+cmdline="$cmdline no5lvl"
 
 kvm_works() {
 	local probe=$BUILD/kvm-probe
