@@ -31,6 +31,12 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_BASEDIR=$BUILD
 export CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+# Depend mode: a miss takes the headers from the compiler's own -MMD
+# output instead of running the preprocessor a second time. CI's cold
+# cache misses on every file: kernel/trace/ built from an empty cache in
+# 63 and 51 s in the default mode, 39 and 35 s in depend mode, 48 and
+# 45 s without ccache (2026-12-03).
+export CCACHE_DEPEND=1
 CC="ccache gcc"
 command -v ccache >/dev/null || CC=gcc
 

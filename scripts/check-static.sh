@@ -14,7 +14,7 @@ res() { echo "FTX-RESULT $S $*"; }
 
 [ -f "$SBUILD/obj-test/.config" ] || die "build the test kernel first"
 # the build's own cache, never the host's (see build-kernel.sh)
-export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
 
 mapfile -t touched < <(git -C "$TREE" diff --name-only base..HEAD)
 srcs=()

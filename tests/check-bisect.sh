@@ -29,7 +29,7 @@ OBJ=$SBUILD/obj-bisect
 mkdir -p "$OBJ"
 [ -f "$SBUILD/obj-test/.config" ] || die "build the test kernel first (make build)"
 # the build's own cache, never the host's (see build-kernel.sh)
-export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
 fails=0 i=0 built=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))

@@ -32,7 +32,7 @@ names=${CONFIGS:-"nodyn nofunc nosnap-nomod notracing"}
 cd "$TREE"
 [ -f "$SBUILD/obj-test/.config" ] || die "build the test kernel first (make build)"
 # the build's own cache, never the host's (see build-kernel.sh)
-export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+export CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
 mapfile -t files < <(git diff --name-only base..HEAD)
 fails=0 n=0
 for name in $names; do
