@@ -48,7 +48,7 @@ if [ "${LEFT_OUT:-1}" = 1 ] && [ -f "$soak_list" ]; then
 	reports=$(grep -cE '\] (BUG: |WARNING: |INFO: |Oops: |general protection)|Call Trace:' "$con" || true)
 	[ "$reports" -eq 0 ] || r=1
 	[ $r -eq 0 ] || rc=1
-	counts=$(sed -nE 's/^# of ([a-z]+): +([0-9]+).*/\1 \2/p' "$con" | awk '$2 > 0' | paste -sd, | sed 's/,/, /g')
+	counts=$(sed -nE 's/^FTX-ONE-TOTAL ([a-z]+) ([0-9]+).*/\1 \2/p' "$con" | awk '$2 > 0' | paste -sd, | sed 's/,/, /g')
 	totals+=("ftracetest cases left out of make test ($tcs): ${counts:-no totals}, $reports kernel report lines, exit $r (${con#"$TOP"/})")
 fi
 if [ "${DEBUG_LANE:-1}" = 1 ]; then

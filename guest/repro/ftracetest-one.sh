@@ -35,6 +35,9 @@ tailer=$!
 wait $run
 rc=$?
 kill $tailer 2>/dev/null
+# ftracetest's totals, which the tail may not have printed before it was
+# stopped (make soak reads these)
+sed -n 's/^# of \([a-z]*\): *\([0-9]*\).*/FTX-ONE-TOTAL \1 \2/p' /tmp/repro-ftracetest.out
 # a failing test's own log: what it said before exit_fail
 [ $rc -eq 0 ] || grep -hv '^+' /tmp/repro-ftracetest/*-log.* 2>/dev/null | cut -c1-200 | tail -5
 exit $rc
