@@ -327,6 +327,9 @@ expand_parts() {
 					# a file left out of a category listed whole
 					[ -f "$TREE/tools/testing/selftests/ftrace/test.d/${item#-}" ] ||
 						die "${TESTDATA#"$TOP"/}/ftracetest-$lane.list: '$item' leaves out no file of the tree"
+					# what the test lane leaves out, make soak runs
+					[ "$lane" != test ] || grep -qxF -- "${item#-}" "$TESTDATA/ftracetest-left-out.list" 2>/dev/null ||
+						die "${TESTDATA#"$TOP"/}/ftracetest-$lane.list: '$item' is not in ftracetest-left-out.list, so nothing would run it"
 					;;
 				*.tc) echo "ftracetest:$(dirname "$item")" ;;
 				*) echo "ftracetest:$item" ;;

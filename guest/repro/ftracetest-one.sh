@@ -3,8 +3,8 @@
 # line by their paths under test.d (ftx.tc=00basic/reset-hotplug.tc,
 # ftx.tc=A.tc,B.tc, or a category: ftx.tc=remotes): what make soak runs
 # of what the test lane leaves out, to show a test failing on a kernel
-# with its fix reverted, to find which earlier test leaves a kernel that hangs a later
-# one, or to probe one test for the stall of multi-threaded TCG
+# with its fix reverted, to find which earlier test leaves a kernel that
+# hangs a later one, or to probe one test for the stall of multi-threaded TCG
 # (scripts/mttcg-stall.sh).
 tc=
 for arg in $(cat /proc/cmdline); do
