@@ -33,6 +33,9 @@
 #                     debug kernel)
 #   REPEAT=N          run each guest test part N times in its boot (with
 #                     ONLY=stress: does the stress oracle hold every time?)
+#   GUESTS_AT_ONCE=n  boot at most n of the lane's guests at a time, the
+#                     next when one ends (debug lane: one a host core;
+#                     other lanes: all)
 set -euo pipefail
 lane=${1:?lane: test, debug or base}
 [ "$lane" = base ] && export FTX_BASE=1
@@ -250,6 +253,18 @@ s=$(now)
 pids=()
 parse_args=()
 qrc=0
+# GUESTS_AT_ONCE=n: boot at most n guests at a time. The debug lane's
+# default is one a host core: four debug guests side by side on two cores
+# get half a core each, and their in-guest limits (part limits, watchdogs)
+# count wall time (6.1's run of stop 49: guest a still in KUnit at 790 s).
+at_once=${GUESTS_AT_ONCE:-}
+if [ -z "$at_once" ]; then
+	at_once=1000
+	[ "$lane" = debug ] && at_once=$(nproc)
+fi
+case $at_once in
+'' | *[!0-9]* | 0) die "GUESTS_AT_ONCE=$at_once: a number of guests, at least 1" ;;
+esac
 while read -r guest qemu guest_parts; do
 	env=(TAG="$tagpfx$guest") alone=0
 	for o in ${qemu//,/ }; do
@@ -282,6 +297,16 @@ while read -r guest qemu guest_parts; do
 	if [ "$alone" = 1 ]; then
 		run_alone "$guest" "$guest_parts" "$kunit" "${env[@]}" || qrc=1
 	else
+		# at most $at_once guests at a time: the next starts when one ends
+		while [ "${#pids[@]}" -ge "$at_once" ]; do
+			ended=
+			wait -n -p ended "${pids[@]}" || qrc=1
+			left=()
+			for p in "${pids[@]}"; do
+				[ "$p" = "$ended" ] || left+=("$p")
+			done
+			pids=("${left[@]}")
+		done
 		(env "${env[@]}" "$TOP/scripts/qemu-run.sh" "$flavour" test "$tmo" \
 			"$cmdline $kunit ftx.shard=$guest ftx.only=$guest_parts" 2>&1 | sed -u "s/^/[$guest] /") &
 		pids+=($!)
