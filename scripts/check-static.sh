@@ -24,14 +24,16 @@ for f in "${touched[@]}"; do
 	esac
 done
 
-# kernel_doc TREE FILE...: kernel-doc warnings, "file: message" sorted
+# kernel_doc TREE FILE...: kernel-doc warnings, "file: message" sorted,
+# without line numbers (the series moves the base's own warnings). 6.1's
+# kernel-doc prints "file:LINE: warning: ...", 7.2's "Warning: file:LINE ..."
 kernel_doc() {
 	local tree=$1 f
 	shift
 	for f in "$@"; do
 		[ -f "$tree/$f" ] || continue
 		(cd "$tree" && scripts/kernel-doc -none "$f" 2>&1 || true)
-	done | sed -E 's#^([^:]+):[0-9]+:#\1:#' | sort
+	done | sed -E 's#^(Warning: )?([^: ]+):[0-9]+:?#\1\2:#' | sort
 }
 
 ensure_base_tree
