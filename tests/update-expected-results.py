@@ -17,7 +17,8 @@ import os
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIST = os.path.join(TOP, "tests", os.environ.get("SERIES", "6.1"), "expected-results.txt")
+SERIES = os.environ.get("SERIES", "6.1")
+LIST = os.path.join(TOP, "tests", SERIES, "expected-results.txt")
 
 HEADER = """\
 # The results each part of a lane must print, one a line:
@@ -40,7 +41,8 @@ HEADER = """\
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lane", required=True, choices=["test", "debug"])
-    ap.add_argument("--tree", default=os.path.join(TOP, "build", "linux"))
+    # the series' tree (build/SERIES/linux): its .tc files are the list
+    ap.add_argument("--tree", default=os.path.join(TOP, "build", SERIES, "linux"))
     ap.add_argument("summary")
     args = ap.parse_args()
     with open(args.summary) as f:
@@ -75,6 +77,8 @@ def main():
     top = os.path.join(args.tree, "tools/testing/selftests/ftrace/test.d")
     tcs = sorted(os.path.relpath(os.path.join(r, f), top)
                  for r, _, fs in os.walk(top) for f in fs if f.endswith(".tc"))
+    if not tcs:
+        sys.exit("%s: no .tc file under %s (--tree names the series' tree)" % (sys.argv[0], top))
     with open(LIST, "w") as f:
         f.write(HEADER)
         for (part, result), lanes in sorted(entries.items()):
