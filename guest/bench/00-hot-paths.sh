@@ -4,6 +4,7 @@
 # pristine base (make bench boots both): the host prints patched/base.
 # Each row is the best of 3 runs, in guest ns (instructions under
 # -icount), and goes to the host as "FTX-BENCH-ROW <key> <ns>".
+# needs:
 . /guest/lib.sh
 cd $TRACEFS || exit 1
 N=20000
@@ -82,7 +83,25 @@ bench_row trace_pipe_raw "ns/entry" read_per_entry per_cpu/cpu0/trace_pipe_raw
 # and each report swaps the CPU's buffer with the max buffer
 # (update_max_tr_single()). One trigger runs 10 sections of 100 us; with
 # tracing_thresh at 50 us only those are reported, at 1 s none is.
-if modprobe preemptirq_delay_test test_mode=irq delay=100 burst_size=10; then
+# ftx.bench_skip=irqsoff: a base that cannot start a second tracer (make
+# bench passes it from tests/SERIES/bench-base-skip.txt, with the reason)
+skip=
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	ftx.bench_skip=*) skip=${arg#ftx.bench_skip=} ;;
+	esac
+done
+case ,$skip, in
+*,irqsoff,*)
+	echo "irqsoff rows: not measured on this kernel (ftx.bench_skip=irqsoff)"
+	;;
+*)
+	bench_irqsoff=1
+	;;
+esac
+if [ -z "${bench_irqsoff:-}" ]; then
+	:
+elif modprobe preemptirq_delay_test test_mode=irq delay=100 burst_size=10; then
 	echo irqsoff >current_tracer
 	echo 50 >tracing_thresh
 	bench_row irqsoff-reported "ns/trigger" tracefs-pipe write $TRIG 1 20

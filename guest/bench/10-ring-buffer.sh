@@ -3,6 +3,7 @@
 # writes 10 s (guest time) of small entries into a private ring buffer,
 # with or without a consumer thread reading them. It reports through
 # trace_printk() into the top-level buffer.
+# needs:
 . /guest/lib.sh
 cd $TRACEFS || exit 1
 

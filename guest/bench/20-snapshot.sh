@@ -2,6 +2,7 @@
 # snapshot_enabled/snapshot_pipe: the cost of a snapshot (a swap, through
 # "echo 1 > snapshot_pipe") with buffers from 1 MiB to 64 MiB per CPU, and
 # the streaming rate of snapshot_pipe against trace_pipe on the same data.
+# needs: snapshot-files
 . /guest/lib.sh
 I=$TRACEFS/instances/bench-snap
 mkdir $I || exit 1

@@ -7,6 +7,7 @@
 # Events: raw_syscalls:sys_enter, one per getppid(); markers: one per
 # write to trace_marker; printk: one trace_array_printk() line, 1000 per
 # write to the sample's trigger. Best of 3 runs, guest ns.
+# needs: exports
 . /guest/lib.sh
 cd $TRACEFS || exit 1
 N=20000

@@ -7,6 +7,7 @@
 # running the function tracer on the getppid syscall (1, 2, 4, and 4 plus
 # 8 on another function), ns per getppid(), and the time to unregister 8
 # tracers, one at a time and in one batch. Best of 3 runs, guest ns.
+# needs: function-tracers
 . /guest/lib.sh
 cd $TRACEFS || exit 1
 N=20000

@@ -16,6 +16,7 @@
 # One vCPU (make bench): producers, consumer and recorder share it, so
 # every instruction a consumer spends is one the workload does not get.
 # Rows for the plot start with "mmap-a", "mmap-b" and "mmap-c".
+# needs: mapped-buffers mmap-record
 . /guest/lib.sh
 T=$TRACEFS
 MARKERS=${BENCH_MARKERS:-100000}

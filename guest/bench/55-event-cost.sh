@@ -4,6 +4,7 @@
 # into an instance with no reader. The differences between the rows are
 # the steps' shares, and the last one shows what a recorder would pay to
 # leave its own system calls out with set_event_notrace_pid.
+# needs:
 . /guest/lib.sh
 cd $TRACEFS || exit 1
 N=20000
