@@ -20,9 +20,6 @@ ensure_base_tree
 FTX_BASE=1 "$TOP/scripts/build-kernel.sh" bench
 FTX_BASE=1 "$TOP/scripts/mkinitramfs.sh" bench
 
-# One vCPU: under -icount, QEMU 7.2 never brings up a second x86 vCPU (the
-# boot CPU and the AP spin in do_boot_cpu()/cpu_init() for ever).
-# boot KIND: KIND is patched or base; the base runs only 00-hot-paths
 # the patched kernel runs the benchmarks of the features its series has
 # (each guest/bench/*.sh says in its "# needs:" line what it measures)
 benches=$(for b in "$TOP"/guest/bench/*.sh; do
@@ -33,6 +30,10 @@ done | paste -sd,)
 skipfile=$TESTDATA/bench-base-skip.txt
 base_skip=
 [ ! -f "$skipfile" ] || base_skip=$(awk '!/^#/ && NF {print $1}' "$skipfile" | paste -sd,)
+# One vCPU: under -icount, QEMU 7.2 never brings up a second x86 vCPU (the
+# boot CPU and the AP spin in do_boot_cpu()/cpu_init() for ever).
+# boot KIND: KIND is patched (the benches above) or base (00-hot-paths,
+# less the skipped groups)
 boot() {
 	local kind=$1 env=() args=ftx.bench=$benches
 	if [ "$kind" = base ]; then
