@@ -13,7 +13,9 @@ a typo would otherwise run nothing and pass. The table serves every
 series: names of parts that only other series have (--elsewhere, and
 ftracetest categories the tree lacks) are left out of this one's plan.
 Rows of lane "LANE@SERIES" are that series' own split: where the table
-has any, they replace the rows of "LANE" for it.
+has any, they replace the rows of "LANE" for it. Lane "base" boots the
+guests of lane "test", unless the table has rows of "base" (or
+"base@SERIES") of its own.
 """
 import argparse
 import sys
@@ -40,7 +42,6 @@ def main():
         elsewhere = {l.strip() for l in open(args.elsewhere) if l.strip()}
 
     parts = [l.strip() for l in open(args.parts) if l.strip()]
-    table_lane = "test" if args.lane == "base" else args.lane
     rows = {}
     for n, line in enumerate(open(args.table), 1):
         line = line.split("#", 1)[0].split()
@@ -50,9 +51,16 @@ def main():
             sys.exit("%s:%d: want <lane>[@<series>] <guest> <qemu> <parts>" % (args.table, n))
         lane, guest, qemu, names = line
         rows.setdefault(lane, []).append((guest, qemu, names.split(","), n))
-    guests = rows.get(table_lane + "@" + args.series) or rows.get(table_lane)
+    lanes = [args.lane]
+    if args.lane == "base":
+        lanes.append("test")
+    guests = None
+    for lane in lanes:
+        guests = rows.get(lane + "@" + args.series) or rows.get(lane)
+        if guests:
+            break
     if not guests:
-        sys.exit("%s: no guest for lane %s" % (args.table, table_lane))
+        sys.exit("%s: no guest for lane %s" % (args.table, args.lane))
 
     # A part named exactly goes to its guest; a name that stands for
     # several (ftracetest) takes those of its parts no guest names exactly.
