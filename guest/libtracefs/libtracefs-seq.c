@@ -575,7 +575,10 @@ static void cpu_pipe_test(struct tracefs_instance *in, bool map, const char *tag
 	}
 	PIPE("full-plus-1", t.per_buf + 1);
 	PIPE("many", (long)t.per_buf * many);
-	/* the mapped reader lost a sub-buffer's tail one run in two (0062) */
+	/*
+	 * the mapped reader lost a sub-buffer's tail one run in two, before
+	 * "ring-buffer: Look at the commit page before the reader page's size"
+	 */
 	for (r = 2; map && r <= runs; r++) {
 		char s[32];
 
