@@ -26,10 +26,8 @@ full=$(echo "$size" | sed -n 's/.*(expanded: \([0-9]*\)).*/\1/p')
 # The 6.1 series also expands it when trace_pipe_raw is opened (a mapped
 # buffer cannot be resized later; its ftrace.rst lists it), mainline's
 # trace_pipe_raw does not
-case $(uname -r) in
-6.1.*) raw_expands=yes ;;
-*) raw_expands= ;;
-esac
+raw_expands=
+[ "$(cat /etc/ftrace-ext-series)" != 6.1 ] || raw_expands=yes
 
 exec 3<$T/trace
 # each of these would expand the top level: each fails the same way
