@@ -135,18 +135,18 @@ for src in "$TOP"/guest/libtracefs/*.c; do
 	fi
 done
 
-# --- C selftests of the mapping, static: the 6.1 series' trace_mmap_test,
-# mainline's map_test (6.10 on), whichever the tree has
+# --- C selftest of the mapping, static: map_test, mainline's (6.10 on) or
+# the 6.1 series' own of the same name
 headers=
-for t in trace_mmap_test map_test; do
+for t in map_test; do
 	src=$KTREE/tools/testing/selftests/ring-buffer/$t.c
 	[ -f "$src" ] || continue
 	[ -n "$headers" ] || make -C "$KTREE" O="$OBJ" -s headers_install
 	headers=1
 	# upstream's own code builds as its Makefile and selftests/lib.mk
-	# build it (-Wall -D_GNU_SOURCE=)
+	# build it (-Wall -D_GNU_SOURCE=); the 6.1 series' with -Werror
 	werror=-Werror
-	[ "$t" = trace_mmap_test ] || werror=-D_GNU_SOURCE=
+	[ "$SERIES" = 6.1 ] || werror=-D_GNU_SOURCE=
 	gcc -O2 -Wall $werror -static -I"$OBJ/usr/include" \
 		-I"$KTREE/tools/testing/selftests" \
 		-o "$ROOT/usr/bin/$t" "$src" || die "selftest $src does not build"

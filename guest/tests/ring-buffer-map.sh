@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/testing/selftests/ring-buffer's test of mmap() of trace_pipe_raw
-# (the 6.1 series' trace_mmap_test, or mainline's map_test): each case of
+# (map_test: mainline's, or the 6.1 series' own of that name): each case of
 # its TAP output is one result.
 # needs: mapped-buffers
 . /guest/lib.sh
@@ -33,10 +33,9 @@ run_tap() {
 }
 
 S=ring-buffer-map
-# the series' trace_mmap_test (6.1), mainline's map_test (7.2): the
-# initramfs has the one its tree has
+# map_test: the 6.1 series' own, or mainline's (7.2)
 ran=0
-for t in trace_mmap_test map_test; do
+for t in map_test; do
 	command -v $t >/dev/null || continue
 	ran=$((ran + 1))
 	run_tap $t
@@ -44,4 +43,4 @@ done
 # map_test's teardown (tracefs_reset()) leaves the top level's tracing
 # off: the parts after this one record nothing until it is back on
 echo 1 >$TRACEFS/tracing_on
-[ "$ran" -gt 0 ] || result $S build FAIL "neither trace_mmap_test nor map_test is in the initramfs"
+[ "$ran" -gt 0 ] || result $S build FAIL "map_test is not in the initramfs"
