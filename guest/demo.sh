@@ -14,6 +14,15 @@ say() {
 # fails the step on any command of CMD that fails (guest/demo-step.sh).
 . /guest/demo-step.sh
 
+# has_feature NAME: the kernel has that feature of patches/SERIES/topics
+# (7.2 does not have all of the 6.1 series' yet); a part it lacks is named
+# and left out
+has_feature() {
+	grep -qx "$1" /etc/ftrace-ext-features && return 0
+	say "(left out: this series has no $1)"
+	return 1
+}
+
 # waited_for SECONDS WHAT CMD...: wait for CMD; count a time-out as a failed step
 waited_for() {
 	_secs=$1 _what=$2
@@ -50,6 +59,7 @@ run "grep -v '^#' instances/sample-instance/trace | sed -n 1,4p"
 run "rmmod sample-trace-array"
 run "ls instances"
 
+if has_feature kernel-instances; then
 say "A kernel module captures a window: samples/ftrace/sample-trace-capture"
 echo "It owns instances/sample-capture and records only inside a window:"
 echo "a timer (softirq) detects a connection drop and opens the window, the"
@@ -68,7 +78,9 @@ echo "-- the live buffer (emptied for the next capture):"
 run "sed '/^#/d' instances/sample-capture/trace | wc -l"
 run "rmmod sample-trace-capture"
 run "ls instances"
+fi
 
+if has_feature snapshot-files; then
 say "A flight recorder: snapshot_enabled reserves the spare buffer, snapshot_pipe"
 echo "freezes and streams snapshots while tracing goes on"
 run "mkdir instances/flight"
@@ -92,7 +104,9 @@ kill $streamer 2>/dev/null
 wait $streamer 2>/dev/null
 run "echo 0 > instances/flight/snapshot_enabled"
 run "rmdir instances/flight"
+fi
 
+if has_feature exports; then
 say "Trace exports: a module streams its own instance's entries into a sink"
 echo "of its own as they are written (samples/ftrace/sample-trace-export.ko)"
 X=/sys/kernel/debug/sample-trace-export
@@ -108,7 +122,9 @@ echo "-- the same entries, as the export got them (CPU, then the bytes in hex):"
 run "cut -c1-100 $X/entries"
 run "cat $X/stats"
 run "rmmod sample-trace-export"
+fi
 
+if has_feature function-tracers; then
 say "Several function tracers at once, each with its own filter"
 echo "Two instances trace getppid (one of them getpid too) and a module"
 echo "adds two counting tracers: each shared function calls exactly its"
@@ -153,7 +169,9 @@ run "echo > set_ftrace_filter"
 run "echo nop > instances/fa/current_tracer"
 run "echo nop > instances/fb/current_tracer"
 run "rmdir instances/fa instances/fb"
+fi
 
+if has_feature controls; then
 say "One file each: describe every event, count what was lost, start again"
 run "grep -m 1 -A 5 '^system: sched$' instances/demo/info"
 run "echo 8 > instances/demo/buffer_size_kb"
@@ -161,11 +179,14 @@ run "seq 500 | while read i; do echo \"demo marker \$i\"; done > instances/demo/
 run "cat instances/demo/overflow"
 run "echo 1 > instances/demo/reset"
 run "cat instances/demo/overflow"
+fi
 
+if has_feature mmap-record; then
 say "Zero-copy recording: mmap-record maps every CPU's trace_pipe_raw"
 run "mmap-record -i rec -e sched:sched_switch -e syscalls:sys_enter_getppid -d 3 -o /tmp/demo.dat 2>/tmp/demo.err & rec=\$!; until grep -qs recording /tmp/demo.err || ! kill -0 \$rec 2>/dev/null; do sleep 0.2; done; syscall-loop 1000 >/dev/null; rc=0; wait \$rec || rc=\$?; cat /tmp/demo.err; exit \$rc"
 run "trace-cmd report -i /tmp/demo.dat | grep -e sys_enter_getppid -e sched_switch | sed -n 1,3p"
 run "trace-cmd report -i /tmp/demo.dat | wc -l"
+fi
 
 say "Clean up"
 run "echo 0 > instances/demo/snapshot"

@@ -18,6 +18,7 @@
 #            sites. Exit status 75 when the probe shows the emulator running
 #            code the guest rewrote (design/mttcg-stall.md), 1 for any other
 #            stall.
+#   BOOT_ARGS="..."  more kernel parameters (tests/lanes.list's bootmap)
 #   QEMU_TCG=fetched|system  the QEMU of a TCG guest: scripts/fetch-qemu.sh's
 #            QEMU 10 or Debian 12's 7.2 (by default the first for
 #            multi-threaded guests, the second for the others)
@@ -42,7 +43,7 @@ MEM=${MEM:-2G}
 SMP=${SMP:-2}
 
 base_args=(-m "$MEM" -smp "$SMP" -kernel "$KERNEL" -initrd "$INITRD" -nic none -no-reboot)
-cmdline="console=ttyS0,115200 panic=-1 ftx.mode=$mode $extra"
+cmdline="console=ttyS0,115200 panic=-1 ftx.mode=$mode $extra${BOOT_ARGS:+ $BOOT_ARGS}"
 # Every kernel boots with 4-level paging, as on most x86 machines. With
 # LA57 (TCG's -cpu max has it) each TLB miss walks five levels: the same
 # ftracetest cases took 9 and 14% longer under 5-level paging (two pairs

@@ -30,6 +30,10 @@
  *                                     writes succeeded, and each one
  *                                     refused as "refused TAG:I ERRNO"
  *                                     on stderr
+ *   tracefs-pipe maphold FILE MS      mmap() the first page of FILE (a
+ *                                     trace_pipe_raw), print "MAPPED" or
+ *                                     the errno name, hold the mapping
+ *                                     MS milliseconds, then unmap
  *
  * Exit status: 0 when the operation ran (whatever it found), 1 when a
  * read of follow failed (it says so on stderr), 2 on usage or setup
@@ -43,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -279,6 +284,20 @@ int main(int argc, char **argv)
 				fprintf(stderr, "refused %s:%ld SHORT-%zd\n", argv[3], i, r);
 		}
 		printf("%ld\n", ok);
+	} else if (!strcmp(op, "maphold") && argc == 4) {
+		long page = sysconf(_SC_PAGESIZE);
+		void *map;
+
+		fd = open_or_die(path, O_RDONLY);
+		map = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED) {
+			printf("%s\n", errname(errno));
+			return 0;
+		}
+		printf("MAPPED\n");
+		fflush(stdout);
+		usleep(atol(argv[3]) * 1000);
+		munmap(map, page);
 	} else {
 		fprintf(stderr, "unknown operation %s\n", op);
 		return 2;

@@ -98,5 +98,35 @@ wait $pid
 check $S percpu-trace-pipe-wakes-on-cpu-swap "per-CPU trace_pipe reader not woken by a one-CPU swap" -- \
 	grep -q "cpu0 event" /tmp/tp-cpu.out
 
+# A memory-mapped buffer is never swapped: while a CPU buffer of the
+# instance is mapped, snapshot_pipe does not swap (EBUSY) and changes
+# nothing; the spare buffer may be reserved meanwhile, for the snapshots
+# taken after the unmap
+echo 0 >$I/snapshot_enabled
+maphold() { # run the command "$@" while cpu0's trace_pipe_raw is mapped
+	tracefs-pipe maphold $I/per_cpu/cpu0/trace_pipe_raw 60000 >/tmp/map.out &
+	mpid=$!
+	for i in $(seq 100); do [ -s /tmp/map.out ] && break; sleep 0.1; done
+	"$@"
+	kill $mpid; wait $mpid 2>/dev/null
+}
+mapped_checks() {
+	check $S mapped-mmap-ok "the mapping failed: $(cat /tmp/map.out)" -- grep -qx MAPPED /tmp/map.out
+	check $S mapped-enable-ok "snapshot_enabled=1 refused under a mapping" -- \
+		test "$(tracefs-pipe errno $I/snapshot_enabled 1)" = OK
+	check $S mapped-enable-allocated "snapshot_enabled=1 did not allocate under a mapping" -- \
+		test "$(cat $I/snapshot_enabled)" = 1
+	check $S mapped-swap-EBUSY "snapshot_pipe=1 not refused with EBUSY under a mapping" -- \
+		test "$(tracefs-pipe errno $P 1)" = EBUSY
+}
+echo "mapped mark" >$I/trace_marker
+maphold mapped_checks
+check $S mapped-swap-unchanged "a refused snapshot swapped the live buffer" -- \
+	grep -q "mapped mark" $I/trace
+check $S mapped-swap-after-unmap "snapshot_pipe=1 refused after the unmap" -- \
+	test "$(tracefs-pipe errno $P 1)" = OK
+check $S mapped-swap-after-unmap-swapped "the snapshot after the unmap did not swap" -- \
+	grep -q "mapped mark" $I/snapshot
+
 echo 0 >$I/snapshot_enabled
 rmdir $I || result $S cleanup FAIL "rmdir $I"
