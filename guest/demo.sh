@@ -107,21 +107,36 @@ run "rmdir instances/flight"
 fi
 
 if has_feature exports; then
+# 7.2: a tutorial sample, and the sink of the selftests in a test module;
+# the 6.1 backport's sample is that sink.
+if [ -n "$(find /lib/modules/"$(uname -r)" -name "trace_export_test.ko*" 2>/dev/null)" ]; then
+	say "Trace exports: samples/ftrace/sample-trace-export.ko counts what its"
+	echo "instance records with two exports, and writes the counts into it"
+	run "modprobe sample-trace-export"
+	waited_for 10 "the sample's second report" grep -q "sample-trace-export: [0-9]* events, [1-9]" instances/sample-export/trace
+	run "grep 'sample-trace-export:' instances/sample-export/trace | sed -n 1,3p"
+	run "rmmod sample-trace-export"
+	MOD=trace_export_test INST=trace-export-test
+	X=/sys/kernel/debug/trace_export_test
+	echo "The selftests' sink (trace_export_test.ko) keeps each entry it gets:"
+else
+	MOD=sample-trace-export INST=sample-export
+	X=/sys/kernel/debug/sample-trace-export
+fi
 say "Trace exports: a module streams its own instance's entries into a sink"
-echo "of its own as they are written (samples/ftrace/sample-trace-export.ko)"
-X=/sys/kernel/debug/sample-trace-export
-run "modprobe sample-trace-export"
-run "echo 1 > instances/sample-export/events/sched/sched_process_exec/enable"
+echo "of its own as they are written ($MOD.ko)"
+run "modprobe $MOD"
+run "echo 1 > instances/$INST/events/sched/sched_process_exec/enable"
 /bin/true
-run "echo 'hello from user space' > instances/sample-export/trace_marker"
+run "echo 'hello from user space' > instances/$INST/trace_marker"
 run "echo 'not for the export' > trace_marker"
 run "echo 2 > $X/trigger"
 echo "-- the instance's ring buffer:"
-run "grep -v '^#' instances/sample-export/trace | cut -c1-100"
+run "grep -v '^#' instances/$INST/trace | cut -c1-100"
 echo "-- the same entries, as the export got them (CPU, then the bytes in hex):"
 run "cut -c1-100 $X/entries"
 run "cat $X/stats"
-run "rmmod sample-trace-export"
+run "rmmod $MOD"
 fi
 
 if has_feature function-tracers; then
