@@ -2,8 +2,10 @@
 # Trace exports: the cost of an entry written into an instance with no
 # export anywhere, with an export on another instance, with an export on
 # the same instance, and with a global export. The export is
-# samples/ftrace/sample-trace-export.ko's: its write() copies the entry
-# into a slot of its sink (reset before each run, so none is dropped).
+# the selftests' sink, trace_export_test.ko on 7.2 (the 6.1 backport's
+# samples/ftrace/sample-trace-export.ko is the same sink): its write()
+# copies the entry into a slot of its sink (reset before each run, so
+# none is dropped).
 # Events: raw_syscalls:sys_enter, one per getppid(); markers: one per
 # write to trace_marker; printk: one trace_array_printk() line, 1000 per
 # write to the sample's trigger. Best of 3 runs, guest ns.
@@ -11,8 +13,15 @@
 . /guest/lib.sh
 cd $TRACEFS || exit 1
 N=20000
-MOD=sample_trace_export
-SINK=/sys/kernel/debug/sample-trace-export
+if [ -n "$(find /lib/modules/"$(uname -r)" -name 'trace_export_test.ko*' 2>/dev/null)" ]; then
+	MOD=trace_export_test
+	SINK=/sys/kernel/debug/trace_export_test
+	INST=instances/trace-export-test
+else
+	MOD=sample_trace_export
+	SINK=/sys/kernel/debug/sample-trace-export
+	INST=instances/sample-export
+fi
 BENCH_COMPARE=0
 
 # what each run does first: empty the sink, when there is one
@@ -48,7 +57,7 @@ if ! modprobe $MOD capacity=32768; then
 	exit 1
 fi
 measure other instances/bench-exp
-measure same instances/sample-export
+measure same $INST
 bench_row exports-same-printk "ns/line" sh -c "$(printk_cmd)"
 printk_same=$bench_best
 rmmod $MOD
