@@ -196,6 +196,14 @@ run "echo 1 > instances/demo/reset"
 run "cat instances/demo/overflow"
 fi
 
+if has_feature event-info; then
+say "One file describes every event: its system, state and format"
+run "echo 1 > instances/demo/events/sched/sched_switch/enable"
+run "grep -m 1 -A 5 '^system: sched$' instances/demo/info"
+run "grep -c '^system: ' instances/demo/info"
+run "echo 0 > instances/demo/events/sched/sched_switch/enable"
+fi
+
 if has_feature mmap-record; then
 say "Zero-copy recording: mmap-record maps every CPU's trace_pipe_raw"
 run "mmap-record -i rec -e sched:sched_switch -e syscalls:sys_enter_getppid -d 3 -o /tmp/demo.dat 2>/tmp/demo.err & rec=\$!; until grep -qs recording /tmp/demo.err || ! kill -0 \$rec 2>/dev/null; do sleep 0.2; done; syscall-loop 1000 >/dev/null; rc=0; wait \$rec || rc=\$?; cat /tmp/demo.err; exit \$rc"

@@ -25,6 +25,7 @@ PKGS=(
 	# tools/tracing/mmap-record, and KernelShark opening its file
 	libtracefs-dev libtraceevent-dev pkg-config
 	# scripts/fetch-libtracefs.sh: a current libtracefs for the guest;
+	# scripts/fetch-trace-cmd.sh: a current trace-cmd for the host;
 	# scripts/fetch-qemu.sh: QEMU 10 for the multi-threaded lane, which
 	# set_qemu_tcg (scripts/lib.sh) fetches when a guest first needs it
 	curl
@@ -41,6 +42,7 @@ done
 if [ ${#missing[@]} -eq 0 ]; then
 	info "host packages: all present"
 	"$TOP/scripts/fetch-libtracefs.sh"
+	"$TOP/scripts/fetch-trace-cmd.sh"
 	exit 0
 fi
 
@@ -57,3 +59,4 @@ if ! apt-get install -y --no-install-recommends "${missing[@]}" >"$LOGDIR/apt.lo
 fi
 info "base package: $BASE_PKG $(base_pkg_version)"
 "$TOP/scripts/fetch-libtracefs.sh"
+"$TOP/scripts/fetch-trace-cmd.sh"

@@ -2,8 +2,8 @@
 # The host's side of the guest test mmap-record: the trace.dat that
 # tools/tracing/mmap-record wrote in the guest (sent base64 between
 # FTX-FILE-BEGIN and FTX-FILE-END on the results channel) must be read by
-# the host's trace-cmd report and opened by KernelShark under Xvfb; a
-# screenshot of KernelShark is kept as build/$SERIES/logs/kernelshark-mmap-record.png.
+# the host's trace-cmd report (Debian 12's and a current one) and opened
+# by KernelShark under Xvfb; a screenshot of KernelShark is kept as build/$SERIES/logs/kernelshark-mmap-record.png.
 #   scripts/kernelshark-check.sh RESULTS-LOG...   (prints FTX-RESULT lines)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +26,20 @@ if [ "$n" -gt 0 ]; then
 	echo "FTX-RESULT $S trace-cmd-report PASS $n markers"
 else
 	echo "FTX-RESULT $S trace-cmd-report FAIL no markers: $(head -c 300 "$LOGDIR/mmap-record-report.err")"
+fi
+
+# a current trace-cmd (Debian unstable's 3.x, scripts/fetch-trace-cmd.sh)
+# reads the same markers as Debian 12's
+trace-cmd report -i "$dat" 2>/dev/null | grep -o "mmrec-c[0-9]*:[0-9]*" | sort >"$LOGDIR/mmap-record-markers.txt"
+cur=$(current_trace_cmd -h 2>&1 | sed -n 's/^trace-cmd version \([0-9.]*\).*/\1/p')
+current_trace_cmd report -i "$dat" 2>"$LOGDIR/mmap-record-report-current.err" |
+	grep -o "mmrec-c[0-9]*:[0-9]*" | sort >"$LOGDIR/mmap-record-markers-current.txt"
+if [ -z "$cur" ]; then
+	echo "FTX-RESULT $S trace-cmd-current-report FAIL no current trace-cmd (scripts/fetch-trace-cmd.sh)"
+elif [ "$n" -gt 0 ] && cmp -s "$LOGDIR/mmap-record-markers.txt" "$LOGDIR/mmap-record-markers-current.txt"; then
+	echo "FTX-RESULT $S trace-cmd-current-report PASS trace-cmd $cur: the same $n markers"
+else
+	echo "FTX-RESULT $S trace-cmd-current-report FAIL trace-cmd $cur: $(wc -l <"$LOGDIR/mmap-record-markers-current.txt") markers, Debian 12's $n; $(head -c 300 "$LOGDIR/mmap-record-report-current.err")"
 fi
 
 # KernelShark warns in a dialog when run as root: run it as nobody, on an

@@ -213,6 +213,15 @@ fetch_debs() {
 	mv "$dest.new" "$dest"
 }
 
+# current_trace_cmd ARGS...: Debian unstable's trace-cmd that
+# scripts/fetch-trace-cmd.sh unpacked, run by the ld.so of the C library
+# beside it (newer than Debian 12's), the host's libraries after its own
+current_trace_cmd() {
+	local d=$BUILD/trace-cmd-current lib=$BUILD/trace-cmd-current/usr/lib/x86_64-linux-gnu
+	"$lib/ld-linux-x86-64.so.2" --library-path "$lib:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu" \
+		"$d/usr/bin/trace-cmd" "$@"
+}
+
 # set_qemu_tcg [DEFAULT]: QEMU_CMD, the QEMU that boots a TCG guest:
 # QEMU_TCG=fetched, scripts/fetch-qemu.sh's QEMU 10 (design/mttcg-stall.md),
 # or QEMU_TCG=system, Debian 12's 7.2; when QEMU_TCG is unset, DEFAULT

@@ -13,59 +13,7 @@ if ! command -v mmap-record >/dev/null; then
 	result $S build FAIL "mmap-record is not in the initramfs"
 	exit 0
 fi
-N=300
-NCPU=$(ls -d $TRACEFS/per_cpu/cpu* | wc -l)
-
-# markers FILE TAG [COUNT]: N (or COUNT) numbered writes (TAG-cC:I) to FILE from each CPU C,
-# by a script, so that trace-cmd record can run it too
-cat >/tmp/markers.sh <<'M'
-c=0
-while [ $c -lt $3 ]; do
-	taskset -c $c tracefs-pipe markers "$1" "$2-c$c" $4 >/dev/null &
-	c=$((c + 1))
-done
-wait
-M
-markers() {
-	sh /tmp/markers.sh "$1" "$2" $NCPU "${3:-$N}"
-}
-
-# check_seqs REPORT TAG LOST [COUNT]: per CPU, every number below N (or
-# COUNT) once, or LOST of them missing; a number twice or out of range fails.
-check_seqs() {
-	_n=${4:-$N}
-	for c in $(seq 0 $((NCPU - 1))); do
-		grep -o "$2-c$c:[0-9]*" "$1" | sed 's/.*://' | sort -n >/tmp/seqs
-		got=$(wc -l </tmp/seqs)
-		dup=$(uniq -d </tmp/seqs | wc -l)
-		bad=$(awk -v n=$_n '$1 < 0 || $1 >= n' /tmp/seqs | wc -l)
-		if [ "$dup" -ne 0 ] || [ "$bad" -ne 0 ] || [ $((got + $3)) -lt $_n ]; then
-			echo "cpu$c: $got of $_n, $dup twice, $bad out of range, $3 lost"
-			return 1
-		fi
-	done
-}
-
-# record_markers NAME DIR TAG ARGS...: mmap-record ARGS -o /tmp/NAME.dat
-# (stderr in /tmp/NAME.err) while markers TAG go to DIR/trace_marker; rc
-# is its exit status
-record_markers() {
-	_name=$1 _dir=$2 _tag=$3
-	shift 3
-	mmap-record "$@" -o /tmp/$_name.dat 2>/tmp/$_name.err &
-	_pid=$!
-	if wait_for 30 grep -qs "recording" /tmp/$_name.err; then
-		markers $_dir/trace_marker $_tag
-	fi
-	wait $_pid
-	rc=$?
-	cat /tmp/$_name.err
-}
-
-# lost_of ERR: the lost count the recorder reported at its end
-lost_of() {
-	sed -n 's/^mmap-record: .* events, \([0-9]*\) lost.*/\1/p' "$1"
-}
+. /guest/mmap-lib.sh
 
 # --- bad input
 mmap-record -d abc >/tmp/o 2>/tmp/e
@@ -95,7 +43,7 @@ check $S record-exit "exit $rc" -- test $rc -eq 0
 check $S instance-removed "the instance the recorder made is still there" -- test ! -d $I
 trace-cmd report -i /tmp/rec.dat >/tmp/rec.txt 2>/tmp/rec.rerr
 rc=$?
-check $S report-reads "trace-cmd report: exit $rc, $(head -c 300 /tmp/rec.rerr)" -- test $rc -eq 0
+check $S report-reads "trace-cmd report: exit $rc, $(head -c 300 /tmp/rec.rerr | tr "\n" " ")" -- test $rc -eq 0
 # the host reads it too, with its trace-cmd and KernelShark
 # (scripts/kernelshark-check.sh); the debug lane does not look
 if [ "$(cat /etc/ftrace-ext-flavour)" = test ] && [ -s /tmp/rec.dat ]; then
@@ -107,12 +55,44 @@ lost=$(lost_of /tmp/rec.err)
 check $S every-marker-once "$(check_seqs /tmp/rec.txt mmrec "${lost:-0}")" -- \
 	check_seqs /tmp/rec.txt mmrec "${lost:-0}"
 check $S report-has-events "no sched_switch in the report" -- grep -q "sched_switch:" /tmp/rec.txt
+check $S subbuf-counts "$(check_subbuf_counts /tmp/rec.err | tr "\n" " ")" -- check_subbuf_counts /tmp/rec.err
 events=$(sed -n 's/^mmap-record: \([0-9]*\) events.*/\1/p' /tmp/rec.err)
 lines=$(grep -c "^ *[^ ].*\[[0-9]*\]" /tmp/rec.txt)
 check $S counts-match "recorder counted $events events, the report has $lines" -- \
 	test "$events" = "$lines"
 
+# --- a reset while recording (echo > trace): the recorder follows it;
+# what it wrote after is all there, its counts still match the file,
+# and the sub-buffer counts are summed across the reset
+I=$TRACEFS/instances/recreset
+rm -f /tmp/reset.err	# a previous round's says "recording" already
+mmap-record -i recreset -d 6 -o /tmp/reset.dat 2>/tmp/reset.err &
+pid=$!
+if wait_for 30 grep -qs "recording" /tmp/reset.err; then
+	markers $I/trace_marker mmpre 100
+	sleep 1
+	echo >$I/trace
+	markers $I/trace_marker mmpost 100
+fi
+wait $pid
+rc=$?
+cat /tmp/reset.err
+check $S reset-exit "exit $rc" -- test $rc -eq 0
+trace-cmd report -i /tmp/reset.dat >/tmp/reset.txt 2>&1
+lost=$(lost_of /tmp/reset.err)
+check $S reset-after-every-marker "$(check_seqs /tmp/reset.txt mmpost "${lost:-0}" 100)" -- \
+	check_seqs /tmp/reset.txt mmpost "${lost:-0}" 100
+dups=$(grep -o "mmpre-c[0-9]*:[0-9]*" /tmp/reset.txt | sort | uniq -d | wc -l)
+check $S reset-before-once "$dups markers of before the reset twice" -- test "$dups" = 0
+events=$(sed -n 's/^mmap-record: \([0-9]*\) events.*/\1/p' /tmp/reset.err)
+lines=$(grep -c "^ *[^ ].*\[[0-9]*\]" /tmp/reset.txt)
+check $S reset-counts-match "recorder counted $events events, the report has $lines" -- \
+	test "$events" = "$lines"
+check $S reset-subbuf-counts "$(check_subbuf_counts /tmp/reset.err | tr "\n" " ")" -- \
+	check_subbuf_counts /tmp/reset.err
+
 # --- a small buffer: the losses the recorder reports explain every gap
+rm -f /tmp/small.err	# a previous round's says "recording" already
 mmap-record -i recsmall -b 8 -d 4 -o /tmp/small.dat 2>/tmp/small.err &
 pid=$!
 I=$TRACEFS/instances/recsmall
@@ -132,6 +112,8 @@ check $S small-buffer-gaps-explained "$(check_seqs /tmp/small.txt mmsmall "${los
 	check_seqs /tmp/small.txt mmsmall "${lost:-0}" 2000
 check $S small-buffer-dropped-shown "trace-cmd report shows no EVENTS DROPPED" -- \
 	grep -q "EVENTS DROPPED" /tmp/small.txt
+check $S small-buffer-subbuf-counts "$(check_subbuf_counts /tmp/small.err | tr "\n" " ")" -- \
+	check_subbuf_counts /tmp/small.err
 
 # --- overwrite off: what the full buffer refuses never reaches a
 # sub-buffer nor the meta page; the stats count it, and so must the
@@ -139,6 +121,7 @@ check $S small-buffer-dropped-shown "trace-cmd report shows no EVENTS DROPPED" -
 I=$TRACEFS/instances/recdrop
 mkdir $I
 echo 0 >$I/options/overwrite
+rm -f /tmp/drop.err	# a previous round's says "recording" already
 mmap-record -i recdrop -b 8 -d 4 -o /tmp/drop.dat 2>/tmp/drop.err &
 pid=$!
 if wait_for 30 grep -qs "recording" /tmp/drop.err; then
@@ -220,6 +203,7 @@ echo
 trace-cmd record -p nop -o /tmp/tc.dat sh /tmp/markers.sh $TRACEFS/trace_marker mmsame $NCPU $N \
 	>/tmp/tc.out 2>&1
 trace-cmd report -i /tmp/tc.dat 2>/dev/null | grep -o "mmsame-c[0-9]*:[0-9]*" | sort >/tmp/tc.seqs
+rm -f /tmp/top.err	# a previous round's says "recording" already
 mmap-record -d 6 -o /tmp/top.dat 2>/tmp/top.err &
 pid=$!
 wait_for 30 grep -qs "recording" /tmp/top.err
