@@ -199,7 +199,7 @@ fi
 if has_feature event-info; then
 say "One file describes every event: its system, state and format"
 run "echo 1 > instances/demo/events/sched/sched_switch/enable"
-run "grep -m 1 -A 5 '^system: sched$' instances/demo/info"
+run "grep -B 2 -A 3 '^name: sched_switch$' instances/demo/info"
 run "grep -c '^system: ' instances/demo/info"
 run "echo 0 > instances/demo/events/sched/sched_switch/enable"
 fi
