@@ -3,7 +3,8 @@
 # tools/tracing/mmap-record wrote in the guest (sent base64 between
 # FTX-FILE-BEGIN and FTX-FILE-END on the results channel) must be read by
 # the host's trace-cmd report (Debian 12's and a current one) and opened
-# by KernelShark under Xvfb; a screenshot of KernelShark is kept as build/$SERIES/logs/kernelshark-mmap-record.png.
+# by KernelShark under Xvfb; a screenshot of KernelShark is kept as
+# build/$SERIES/logs/kernelshark-mmap-record.png.
 #   scripts/kernelshark-check.sh RESULTS-LOG...   (prints FTX-RESULT lines)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -275,8 +275,9 @@ while read -r guest qemu guest_parts; do
 		icount) env+=(ICOUNT=1 SMP=1) ;;
 		# a persistent (boot-mapped) instance "bootmapped" in 8 MB that
 		# reserve_mem takes at boot (7.2: Documentation/trace/debugging.rst),
-		# and "lastboot", left off (^traceoff): it keeps what the
-		# previous boot wrote until tracing starts there
+		# and "lastboot", left off (^traceoff): the kernel counts what
+		# it holds as the previous boot's until it is emptied or an
+		# event is first enabled there
 		bootmap) env+=(BOOT_ARGS="reserve_mem=8M:4096:ftxboot reserve_mem=2M:4096:ftxlast trace_instance=bootmapped@ftxboot trace_instance=lastboot^traceoff@ftxlast") ;;
 		# one host thread a vCPU: the guest needs the host's cores to
 		# itself, so it runs alone (after the guests before it, and

@@ -62,8 +62,8 @@ check $S counts-match "recorder counted $events events, the report has $lines" -
 	test "$events" = "$lines"
 
 # --- a reset while recording (echo > trace): the recorder follows it;
-# what it wrote after is all there, its counts still match the file,
-# and the sub-buffer counts are summed across the reset
+# what it wrote after is all there, and its event count, which a reset
+# of the meta page's read count must not throw off, still matches the file
 I=$TRACEFS/instances/recreset
 rm -f /tmp/reset.err	# a previous round's says "recording" already
 mmap-record -i recreset -d 6 -o /tmp/reset.dat 2>/tmp/reset.err &
