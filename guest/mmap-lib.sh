@@ -36,8 +36,10 @@ check_seqs() {
 }
 
 # record_markers NAME DIR TAG ARGS...: mmap-record ARGS -o /tmp/NAME.dat
-# (stderr in /tmp/NAME.err) while markers TAG go to DIR/trace_marker; rc
-# is its exit status
+# (stderr in /tmp/NAME.err) while markers TAG go to DIR/trace_marker, then
+# SIGINT ends the recording (ARGS' -d is only a safety net: a recording
+# that a deadline ends may end before a slow guest wrote every marker);
+# rc is its exit status
 record_markers() {
 	_name=$1 _dir=$2 _tag=$3
 	shift 3
@@ -46,6 +48,7 @@ record_markers() {
 	_pid=$!
 	if wait_for 30 grep -qs "recording" /tmp/$_name.err; then
 		markers $_dir/trace_marker $_tag
+		kill -INT $_pid
 	fi
 	wait $_pid
 	rc=$?

@@ -18,7 +18,7 @@ check $S instance-is-boot-mapped "no boot-mapped instance $B (per_cpu/cpu0/buffe
 . /guest/mmap-lib.sh
 
 # --- bootmapped: recorded through its mapping
-record_markers boot $B mmboot -i bootmapped -e sched:sched_switch -d 6
+record_markers boot $B mmboot -i bootmapped -e sched:sched_switch -d 120
 check $S record-exit "exit $rc: $(tail -1 /tmp/boot.err)" -- test $rc -eq 0
 check $S instance-kept "the recorder removed $B" -- test -d $B
 check $S event-off "sched_switch left on: $(cat $B/events/sched/sched_switch/enable)" -- \
@@ -63,7 +63,7 @@ elif [ -e $L/last_boot_info ]; then
 	check $S lastboot-kept "the recorder removed $L" -- test -d $L
 	# what the message says to do, then it records
 	echo >$L/trace
-	record_markers last $L mmlast -i lastboot -d 4
+	record_markers last $L mmlast -i lastboot -d 120
 	check $S lastboot-emptied-records "exit $rc: $(tail -1 /tmp/last.err)" -- test $rc -eq 0
 	trace-cmd report -i /tmp/last.dat >/tmp/last.txt 2>&1
 	lost=$(lost_of /tmp/last.err)

@@ -38,7 +38,7 @@ check $S no-permission "exit $rc / $(cat /tmp/e)" -- sh -c "[ $rc -ne 0 ] && gre
 
 # --- an instance, markers on every CPU
 I=$TRACEFS/instances/rec
-record_markers rec $I mmrec -i rec -e sched:sched_switch -d 8
+record_markers rec $I mmrec -i rec -e sched:sched_switch -d 120
 check $S record-exit "exit $rc" -- test $rc -eq 0
 check $S instance-removed "the instance the recorder made is still there" -- test ! -d $I
 trace-cmd report -i /tmp/rec.dat >/tmp/rec.txt 2>/tmp/rec.rerr
@@ -66,13 +66,14 @@ check $S counts-match "recorder counted $events events, the report has $lines" -
 # of the meta page's read count must not throw off, still matches the file
 I=$TRACEFS/instances/recreset
 rm -f /tmp/reset.err	# a previous round's says "recording" already
-mmap-record -i recreset -d 6 -o /tmp/reset.dat 2>/tmp/reset.err &
+mmap-record -i recreset -d 120 -o /tmp/reset.dat 2>/tmp/reset.err &
 pid=$!
 if wait_for 30 grep -qs "recording" /tmp/reset.err; then
 	markers $I/trace_marker mmpre 100
 	sleep 1
 	echo >$I/trace
 	markers $I/trace_marker mmpost 100
+	kill -INT $pid
 fi
 wait $pid
 rc=$?
@@ -93,7 +94,7 @@ check $S reset-subbuf-counts "$(check_subbuf_counts /tmp/reset.err | tr "\n" " "
 
 # --- a small buffer: the losses the recorder reports explain every gap
 rm -f /tmp/small.err	# a previous round's says "recording" already
-mmap-record -i recsmall -b 8 -d 4 -o /tmp/small.dat 2>/tmp/small.err &
+mmap-record -i recsmall -b 8 -d 120 -o /tmp/small.dat 2>/tmp/small.err &
 pid=$!
 I=$TRACEFS/instances/recsmall
 if wait_for 30 grep -qs "recording" /tmp/small.err; then
@@ -101,6 +102,7 @@ if wait_for 30 grep -qs "recording" /tmp/small.err; then
 	# far more than 8 KiB a CPU while the recorder cannot drain
 	markers $I/trace_marker mmsmall 2000
 	kill -CONT $pid
+	kill -INT $pid
 fi
 wait $pid
 cat /tmp/small.err
@@ -122,13 +124,14 @@ I=$TRACEFS/instances/recdrop
 mkdir $I
 echo 0 >$I/options/overwrite
 rm -f /tmp/drop.err	# a previous round's says "recording" already
-mmap-record -i recdrop -b 8 -d 4 -o /tmp/drop.dat 2>/tmp/drop.err &
+mmap-record -i recdrop -b 8 -d 120 -o /tmp/drop.dat 2>/tmp/drop.err &
 pid=$!
 if wait_for 30 grep -qs "recording" /tmp/drop.err; then
 	kill -STOP $pid
 	# 600 a CPU: over 20 KiB into 8 KiB
 	markers $I/trace_marker mmdrop 600
 	kill -CONT $pid
+	kill -INT $pid
 fi
 wait $pid
 cat /tmp/drop.err
@@ -178,7 +181,7 @@ I=$TRACEFS/instances/rec2p
 mkdir $I
 kb=$(($(cat $I/buffer_subbuf_size_kb) * 2))
 echo $kb >$I/buffer_subbuf_size_kb
-record_markers rec2p $I mm2p -i rec2p -d 5
+record_markers rec2p $I mm2p -i rec2p -d 120
 rmdir $I
 check $S two-page-subbufs-exit "exit $rc" -- test $rc -eq 0
 # trace-cmd.dat.v6: the page size follows the magic, "tracing", "6" and
@@ -204,10 +207,11 @@ trace-cmd record -p nop -o /tmp/tc.dat sh /tmp/markers.sh $TRACEFS/trace_marker 
 	>/tmp/tc.out 2>&1
 trace-cmd report -i /tmp/tc.dat 2>/dev/null | grep -o "mmsame-c[0-9]*:[0-9]*" | sort >/tmp/tc.seqs
 rm -f /tmp/top.err	# a previous round's says "recording" already
-mmap-record -d 6 -o /tmp/top.dat 2>/tmp/top.err &
+mmap-record -d 120 -o /tmp/top.dat 2>/tmp/top.err &
 pid=$!
 wait_for 30 grep -qs "recording" /tmp/top.err
 markers $TRACEFS/trace_marker mmsame
+kill -INT $pid
 wait $pid
 cat /tmp/top.err
 trace-cmd report -i /tmp/top.dat 2>/dev/null | grep -o "mmsame-c[0-9]*:[0-9]*" | sort >/tmp/top.seqs
