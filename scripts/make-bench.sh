@@ -2,8 +2,9 @@
 # make bench: build the bench flavour of the patched kernel and of the
 # pristine base, boot each under deterministic TCG (-icount
 # shift=0,sleep=off, one vCPU) and print the tables the guests measured,
-# with patched/base ratios of the hot paths (guest/bench/00-hot-paths.sh,
-# the only benchmark the base has). Fails when a benchmark printed no
+# with patched/base ratios of the hot paths (guest/bench/00-hot-paths.sh)
+# and of the benchmarks marked "# base: also" that the base runs too
+# (guest/bench/45-ftrace-ops.sh). Fails when a benchmark printed no
 # number, a row is missing on either kernel, or a console shows a kernel
 # report.
 #   TIMEOUT=seconds  guest time limit, each boot (default 5400)
@@ -25,6 +26,12 @@ FTX_BASE=1 "$TOP/scripts/mkinitramfs.sh" bench
 benches=$(for b in "$TOP"/guest/bench/*.sh; do
 	if test_in_series "$b"; then basename "$b" .sh; fi
 done | paste -sd,)
+# the pristine base runs 00-hot-paths and the benchmarks that say "# base:
+# also" (measures of the base's own, compared row by row)
+base_benches=$(for b in "$TOP"/guest/bench/*.sh; do
+	n=$(basename "$b" .sh)
+	if [ "$n" = 00-hot-paths ] || grep -qx '# base: also' "$b"; then echo "$n"; fi
+done | paste -sd,)
 # the groups of hot-path rows the base's boot leaves out, each with the
 # measured reason it cannot run them (tests/SERIES/bench-base-skip.txt)
 skipfile=$TESTDATA/bench-base-skip.txt
@@ -32,13 +39,13 @@ base_skip=
 [ ! -f "$skipfile" ] || base_skip=$(awk '!/^#/ && NF {print $1}' "$skipfile" | paste -sd,)
 # One vCPU: under -icount, QEMU 7.2 never brings up a second x86 vCPU (the
 # boot CPU and the AP spin in do_boot_cpu()/cpu_init() for ever).
-# boot KIND: KIND is patched (the benches above) or base (00-hot-paths,
-# less the skipped groups)
+# boot KIND: KIND is patched (the benches above) or base (00-hot-paths and
+# the "base: also" ones, less the skipped groups)
 boot() {
 	local kind=$1 env=() args=ftx.bench=$benches
 	if [ "$kind" = base ]; then
 		env=(FTX_BASE=1)
-		args="ftx.bench=00-hot-paths${base_skip:+ ftx.bench_skip=$base_skip}"
+		args="ftx.bench=$base_benches${base_skip:+ ftx.bench_skip=$base_skip}"
 	fi
 	if ! env "${env[@]}" TAG="$kind" ICOUNT=1 SMP=1 "$TOP/scripts/qemu-run.sh" bench bench \
 		"${TIMEOUT:-5400}" "$args" >"$LOGDIR/bench-run-$kind.log" 2>&1; then
