@@ -39,8 +39,11 @@ if [ ! -e $SYSCTL ]; then
 fi
 [ ! -w $SYSCTL ] || echo 1 >$SYSCTL
 for ri in $rows; do
+	# only the row the base has is compared row by row (patched/base)
+	[ "$ri" = 1:0 ] && BENCH_COMPARE=1 || BENCH_COMPARE=0
 	bench_row "ftrace-ops-r${ri%:*}-i${ri#*:}" "ns/100 calls" ops_run ${ri%:*} ${ri#*:}
 done
+BENCH_COMPARE=1
 if [ -w $SYSCTL ]; then
 	echo 0 >$SYSCTL
 	BENCH_COMPARE=0
